@@ -1,0 +1,471 @@
+/* instrument.cc - rewrite every load of the optimized GIMPLE into the load
+   plus an append of (site, address, value) to the runtime's thread-local
+   buffer of the loaded element's type class.
+
+   What counts as a load (find_loads):
+     - an assignment whose right-hand side reads memory (a memory decl,
+       MEM_REF, TARGET_MEM_REF, or a component/array/bit-field/real/imag
+       reference rooted in one) into an SSA name;
+     - __atomic_load_N builtins (their result is the loaded value);
+     - aggregate copies (memory to memory): recorded as class ZI_OTHER
+       with the byte count, no value analysis.
+   Values whose type has no class (decimal floats, odd sizes, scalable
+   vectors, vector masks) are ZI_OTHER too.  Nothing is skipped silently.
+
+   Element rule (classify_type): an integer, pointer, enum, bool or
+   bit-field value is one integer element of its storage size (bit-fields:
+   the size of their type, value zero-extended from their precision); a
+   float is one element of its format; complex is two elements; a vector of
+   K lanes is K elements of the lane type.
+
+   Emitted code per load of K elements of class T (emit_inline_append):
+
+       lo_i, hi_i, addr_i   = raw bits and address of lane i
+       c  = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
+       if ((u64) c + 32K > (u64) e)          -- unlikely
+         c' = __zeroinst_refill (T, K);
+       c'' = PHI <c, c'>
+       c''[i] = { &site, addr_i, lo_i, hi_i }  for i < K  (hi only for 128-bit)
+       __zeroinst_buf[2T] = c'' + 32K;
+
+   The value comes from the load's own result, never from a second read of
+   memory (volatile, atomics, races).  Entry stores use a private 64-bit
+   type, so they get an alias set of their own and do not constrain the
+   scheduling of the program's accesses.  A load that can throw ends its
+   block; the append then goes on its fall-through edge.  */
+
+#include "zeroinst-plugin.h"
+
+/* Per-function counters for -fplugin-arg-zeroinst-verbose.  */
+struct zi_stats {
+  unsigned loads, elements, other;
+};
+
+/* Map a scalar TYPE to its class.  Returns false when it has none.  */
+static bool
+classify_scalar (tree type, enum zi_type *out)
+{
+  if (!TYPE_SIZE_UNIT (type) || !tree_fits_uhwi_p (TYPE_SIZE_UNIT (type)))
+    return false;
+  unsigned HOST_WIDE_INT size = tree_to_uhwi (TYPE_SIZE_UNIT (type));
+  if (INTEGRAL_TYPE_P (type) || POINTER_TYPE_P (type) || TREE_CODE (type) == OFFSET_TYPE)
+    {
+      switch (size)
+        {
+        case 1: *out = ZI_I8; return true;
+        case 2: *out = ZI_I16; return true;
+        case 4: *out = ZI_I32; return true;
+        case 8: *out = ZI_I64; return true;
+        case 16: *out = ZI_I128; return true;
+        default: return false;
+        }
+    }
+  if (SCALAR_FLOAT_TYPE_P (type) && !DECIMAL_FLOAT_TYPE_P (type))
+    {
+      const struct real_format *fmt = REAL_MODE_FORMAT (TYPE_MODE (type));
+      if (!fmt || fmt->b != 2)
+        return false;
+      if (size == 2 && fmt->p == 11) { *out = ZI_F16; return true; }
+      if (size == 2 && fmt->p == 8) { *out = ZI_BF16; return true; }
+      if (size == 4 && fmt->p == 24) { *out = ZI_F32; return true; }
+      if (size == 8 && fmt->p == 53) { *out = ZI_F64; return true; }
+      if (size == 16 && fmt->p == 64) { *out = ZI_F80; return true; }
+      if (size == 16 && fmt->p == 113) { *out = ZI_F128; return true; }
+      return false;
+    }
+  return false;
+}
+
+/* Class and lane count of a loaded value of TYPE.  */
+static bool
+classify_type (tree type, enum zi_type *out, unsigned *lanes)
+{
+  *lanes = 1;
+  if (TREE_CODE (type) == COMPLEX_TYPE)
+    {
+      *lanes = 2;
+      return classify_scalar (TREE_TYPE (type), out);
+    }
+  if (TREE_CODE (type) == VECTOR_TYPE)
+    {
+      unsigned HOST_WIDE_INT n;
+      if (VECTOR_BOOLEAN_TYPE_P (type) || !TYPE_VECTOR_SUBPARTS (type).is_constant (&n)
+          || n == 0 || n > 64)
+        return false;
+      *lanes = n;
+      tree lane = TREE_TYPE (type);
+      /* Lanes must fill the vector exactly to be extracted by BIT_FIELD_REF.  */
+      if (!tree_fits_uhwi_p (TYPE_SIZE (lane)) || !tree_fits_uhwi_p (TYPE_SIZE (type))
+          || tree_to_uhwi (TYPE_SIZE (lane)) * n != tree_to_uhwi (TYPE_SIZE (type)))
+        return false;
+      return classify_scalar (lane, out);
+    }
+  return classify_scalar (type, out);
+}
+
+/* True if REF (a right-hand side) reads memory.  */
+static bool
+reads_memory (tree ref)
+{
+  if (!REFERENCE_CLASS_P (ref) && !DECL_P (ref))
+    return false;
+  tree base = get_base_address (ref);
+  if (!base || TREE_CODE (base) == SSA_NAME)
+    return false;
+  if (DECL_P (base))
+    {
+      if (!VAR_P (base) && TREE_CODE (base) != PARM_DECL && TREE_CODE (base) != RESULT_DECL)
+        return false;
+      if (is_gimple_reg (base) || (VAR_P (base) && DECL_HARD_REGISTER (base)))
+        return false;
+      return true;
+    }
+  return TREE_CODE (base) == MEM_REF || TREE_CODE (base) == TARGET_MEM_REF
+         || CONSTANT_CLASS_P (base);
+}
+
+/* A load found by find_loads.  */
+struct zi_load {
+  gimple *stmt;
+  tree ref;                  /* the memory reference, NULL for atomic builtins */
+  tree value;                /* SSA value loaded, NULL for ZI_OTHER */
+  tree addr_arg;             /* atomic builtins: the pointer argument */
+  enum zi_type type;
+  unsigned lanes;
+  unsigned access_bytes;
+};
+
+/* Size in bytes of TYPE, 0 if not constant.  */
+static unsigned
+type_bytes (tree type)
+{
+  tree s = TYPE_SIZE_UNIT (type);
+  return s && tree_fits_uhwi_p (s) && tree_to_uhwi (s) < (1u << 16) ? tree_to_uhwi (s) : 0;
+}
+
+/* If STMT loads from memory, describe it in *L and return true.  */
+static bool
+describe_load (gimple *stmt, struct zi_load *l)
+{
+  memset (l, 0, sizeof *l);
+  l->stmt = stmt;
+  if (gimple_assign_single_p (stmt) && !gimple_clobber_p (stmt))
+    {
+      tree lhs = gimple_assign_lhs (stmt), rhs = gimple_assign_rhs1 (stmt);
+      if (!reads_memory (rhs))
+        return false;
+      l->ref = rhs;
+      l->access_bytes = type_bytes (TREE_TYPE (rhs));
+      if (TREE_CODE (lhs) == SSA_NAME)
+        {
+          if (classify_type (TREE_TYPE (lhs), &l->type, &l->lanes))
+            {
+              l->value = lhs;
+              return true;
+            }
+        }
+      else if (!AGGREGATE_TYPE_P (TREE_TYPE (rhs)))
+        return false;    /* not a load into a value nor an aggregate copy */
+      l->type = ZI_OTHER;
+      l->lanes = 1;
+      return l->access_bytes != 0;
+    }
+  if (is_gimple_call (stmt) && gimple_call_builtin_p (stmt, BUILT_IN_NORMAL)
+      && gimple_call_lhs (stmt))
+    {
+      switch (DECL_FUNCTION_CODE (gimple_call_fndecl (stmt)))
+        {
+        case BUILT_IN_ATOMIC_LOAD_1: case BUILT_IN_ATOMIC_LOAD_2:
+        case BUILT_IN_ATOMIC_LOAD_4: case BUILT_IN_ATOMIC_LOAD_8:
+        case BUILT_IN_ATOMIC_LOAD_16:
+          {
+            tree lhs = gimple_call_lhs (stmt);
+            if (TREE_CODE (lhs) != SSA_NAME
+                || !classify_type (TREE_TYPE (lhs), &l->type, &l->lanes))
+              return false;
+            l->value = lhs;
+            l->addr_arg = gimple_call_arg (stmt, 0);
+            l->access_bytes = type_bytes (TREE_TYPE (lhs));
+            return true;
+          }
+        default:
+          return false;
+        }
+    }
+  return false;
+}
+
+/* Address of the first byte of REF as a u64 value computed in SEQ, or
+   zero for a local that is not addressable (it may live in registers; its
+   address would change code generation).  */
+static tree
+element_address (gimple_seq *seq, const struct zi_load *l)
+{
+  if (l->addr_arg)
+    return gimple_convert (seq, zi_t.u64, l->addr_arg);
+  poly_int64 bitsize, bitpos;
+  tree offset;
+  machine_mode mode;
+  int unsignedp, reversep, volatilep = 0;
+  tree inner = get_inner_reference (l->ref, &bitsize, &bitpos, &offset, &mode,
+                                    &unsignedp, &reversep, &volatilep);
+  tree addr;
+  if (DECL_P (inner))
+    {
+      if (!TREE_ADDRESSABLE (inner) && auto_var_in_fn_p (inner, current_function_decl))
+        return build_zero_cst (zi_t.u64);
+      TREE_ADDRESSABLE (inner) = 1;
+      addr = build_fold_addr_expr (inner);
+    }
+  else if (TREE_CODE (inner) == TARGET_MEM_REF)
+    addr = tree_mem_ref_addr (ptr_type_node, unshare_expr (inner));
+  else if (TREE_CODE (inner) == MEM_REF)
+    addr = build_fold_addr_expr (unshare_expr (inner));
+  else
+    return build_zero_cst (zi_t.u64);   /* constant pool data */
+  if (offset)
+    addr = fold_build_pointer_plus (addr, unshare_expr (offset));
+  HOST_WIDE_INT bytepos;
+  if (bits_to_bytes_round_down (bitpos).is_constant (&bytepos) && bytepos)
+    addr = fold_build_pointer_plus_hwi (addr, bytepos);
+  return force_gimple_operand (fold_convert (zi_t.u64, addr), seq, true, NULL_TREE);
+}
+
+/* Raw bits of scalar VAL as u64 halves in SEQ (*HI is NULL below 128 bits).  */
+static void
+raw_bits (gimple_seq *seq, tree val, tree *lo, tree *hi)
+{
+  tree type = TREE_TYPE (val);
+  unsigned bits = tree_to_uhwi (TYPE_SIZE (type));
+  tree ut = build_nonstandard_integer_type (bits, 1);
+  tree raw;
+  if (INTEGRAL_TYPE_P (type) && TYPE_PRECISION (type) < bits)
+    raw = gimple_convert (seq, ut, gimple_convert (seq, unsigned_type_for (type), val));
+  else if (INTEGRAL_TYPE_P (type) || POINTER_TYPE_P (type) || TREE_CODE (type) == OFFSET_TYPE)
+    raw = gimple_convert (seq, ut, val);
+  else
+    raw = gimple_build (seq, VIEW_CONVERT_EXPR, ut, val);
+  *lo = gimple_convert (seq, zi_t.u64, raw);
+  *hi = NULL_TREE;
+  if (bits > 64)
+    *hi = gimple_convert (seq, zi_t.u64,
+                          gimple_build (seq, RSHIFT_EXPR, ut, raw,
+                                        build_int_cst (integer_type_node, 64)));
+}
+
+/* Lane I of L's value (an SSA scalar) in SEQ.  */
+static tree
+lane_value (gimple_seq *seq, const struct zi_load *l, unsigned i)
+{
+  tree type = TREE_TYPE (l->value);
+  if (TREE_CODE (type) == COMPLEX_TYPE)
+    return gimple_build (seq, i ? IMAGPART_EXPR : REALPART_EXPR, TREE_TYPE (type), l->value);
+  if (TREE_CODE (type) == VECTOR_TYPE)
+    {
+      tree lt = TREE_TYPE (type);
+      tree size = TYPE_SIZE (lt);
+      return gimple_build (seq, BIT_FIELD_REF, lt, l->value, size,
+                           bitsize_int (i * tree_to_uhwi (size)));
+    }
+  return l->value;
+}
+
+/* The entry fields of one element, as u64 gimple values.  */
+struct zi_lane {
+  tree addr, lo, hi;
+};
+
+/* Fill LANES[0..L->lanes) in SEQ.  */
+static void
+build_lanes (gimple_seq *seq, const struct zi_load *l, struct zi_lane *lanes)
+{
+  tree addr = element_address (seq, l);
+  unsigned lane_bytes = l->lanes ? l->access_bytes / l->lanes : 0;
+  for (unsigned i = 0; i < l->lanes; i++)
+    {
+      lanes[i].addr = (i == 0 || integer_zerop (addr)) ? addr
+          : gimple_build (seq, PLUS_EXPR, zi_t.u64, addr,
+                          build_int_cst (zi_t.u64, i * lane_bytes));
+      if (l->type == ZI_OTHER)
+        {
+          lanes[i].lo = build_int_cst (zi_t.u64, l->access_bytes);
+          lanes[i].hi = NULL_TREE;
+        }
+      else
+        raw_bits (seq, lane_value (seq, l, i), &lanes[i].lo, &lanes[i].hi);
+    }
+}
+
+/* __zeroinst_buf[INDEX] as an lvalue/rvalue tree.  The access is volatile:
+   a callee the optimizers marked pure or const before it was instrumented
+   now moves the cursor, and RTL must not reuse a cursor loaded before such
+   a call.  (If RTL deletes or merges the call, the loads in it are not
+   performed either, and nothing is recorded for them: consistent.)  */
+static tree
+buf_slot (unsigned index)
+{
+  tree ref = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (zi_t.buf_var)), zi_t.buf_var,
+                     build_int_cst (integer_type_node, index), NULL_TREE, NULL_TREE);
+  TREE_THIS_VOLATILE (ref) = 1;
+  TREE_SIDE_EFFECTS (ref) = 1;
+  return ref;
+}
+
+/* MEM[PTR + OFF] of the private u64 type.  */
+static tree
+entry_field (tree ptr, unsigned off)
+{
+  return build2 (MEM_REF, zi_t.u64, ptr, build_int_cst (zi_t.u64_ptr, off));
+}
+
+/* An iterator on the statement after which the append goes: L's statement
+   itself, or, when it ends its block (it can throw), a nop on its
+   fall-through edge.  Returns false when there is no such edge.  */
+static bool
+append_point (gimple *stmt, gimple_stmt_iterator *gsi)
+{
+  if (!stmt_ends_bb_p (stmt))
+    {
+      *gsi = gsi_for_stmt (stmt);
+      return true;
+    }
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
+    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+      {
+        gimple *nop = gimple_build_nop ();
+        gsi_insert_on_edge_immediate (e, nop);
+        *gsi = gsi_for_stmt (nop);
+        return true;
+      }
+  return false;
+}
+
+/* Out-of-line mode: one __zeroinst_record call per element after GSI.  */
+static void
+emit_record_calls (gimple_stmt_iterator *gsi, tree site, struct zi_lane *lanes,
+                   unsigned n, gimple_seq seq)
+{
+  for (unsigned i = 0; i < n; i++)
+    {
+      gcall *call = gimple_build_call (zi_t.record_fn, 4, site, lanes[i].addr, lanes[i].lo,
+                                       lanes[i].hi ? lanes[i].hi : build_zero_cst (zi_t.u64));
+      gimple_seq_add_stmt (&seq, call);
+    }
+  gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
+}
+
+/* Inline mode: the append described in the file comment.  SEQ already
+   computes SITE_U64 and LANES; it is inserted after GSI.  */
+static void
+emit_inline_append (gimple_stmt_iterator *gsi, const struct zi_load *l, tree site_u64,
+                    struct zi_lane *lanes, gimple_seq seq)
+{
+  unsigned k = l->lanes;
+  tree cur = make_ssa_name (zi_t.u64_ptr);
+  /* cur and end are read through volatile references (buf_slot).  */
+  gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
+  tree end = make_ssa_name (zi_t.u64_ptr);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
+  tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
+                            build_int_cst (zi_t.u64, k * ZI_ENTRY_BYTES));
+  tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
+  gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
+
+  basic_block then_bb, join_bb;
+  gimple_stmt_iterator cond_gsi
+      = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
+  gcond *cond = gimple_build_cond (GT_EXPR, need, end_u64, NULL_TREE, NULL_TREE);
+  gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
+  basic_block cond_bb = gimple_bb (cond);
+
+  tree refilled = make_ssa_name (zi_t.u64_ptr);
+  gcall *call = gimple_build_call (zi_t.refill_fn, 2,
+                                   build_int_cst (unsigned_type_node, l->type),
+                                   build_int_cst (unsigned_type_node, k));
+  gimple_call_set_lhs (call, refilled);
+  gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
+  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
+
+  tree slot = make_ssa_name (zi_t.u64_ptr);
+  gphi *phi = create_phi_node (slot, join_bb);
+  add_phi_arg (phi, cur, find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, refilled, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
+
+  gimple_seq stores = NULL;
+  for (unsigned i = 0; i < k; i++)
+    {
+      unsigned base = i * ZI_ENTRY_BYTES;
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base), site_u64));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), lanes[i].addr));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].lo));
+      if (lanes[i].hi)
+        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 24), lanes[i].hi));
+    }
+  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot,
+                            size_int (k * ZI_ENTRY_BYTES));
+  gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
+  gimple_stmt_iterator join_gsi = gsi_after_labels (join_bb);
+  gsi_insert_seq_before (&join_gsi, stores, GSI_SAME_STMT);
+}
+
+/* Instrument the load L.  */
+static void
+instrument_load (const struct zi_load *l)
+{
+  gimple_stmt_iterator gsi;
+  if (!append_point (l->stmt, &gsi))
+    return;
+  tree site = zi_make_site (l->stmt, l->ref, l->type, l->lanes, l->access_bytes);
+  gimple_seq seq = NULL;
+  auto_vec<struct zi_lane, 8> lanes;
+  lanes.safe_grow (l->lanes);
+  build_lanes (&seq, l, lanes.address ());
+  location_t loc = gimple_location (l->stmt);
+  if (zi_opts.out_of_line)
+    {
+      gimple_seq_set_location (seq, loc);
+      emit_record_calls (&gsi, site, lanes.address (), l->lanes, seq);
+      return;
+    }
+  tree site_u64 = gimple_convert (&seq, zi_t.u64, site);
+  emit_inline_append (&gsi, l, site_u64, lanes.address (), seq);
+}
+
+/* Entry point for one function: collect loads first (rewriting splits
+   blocks), then instrument each.  Returns the pass's TODO flags.  */
+unsigned int
+zi_instrument_function (function *fun)
+{
+  if (!zi_t.u64)
+    zi_build_trees ();
+  auto_vec<struct zi_load> loads;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      {
+        struct zi_load l;
+        if (describe_load (gsi_stmt (gsi), &l))
+          loads.safe_push (l);
+      }
+  if (loads.is_empty ())
+    return 0;
+
+  struct zi_stats stats = { 0, 0, 0 };
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
+  for (unsigned i = 0; i < loads.length (); i++)
+    {
+      instrument_load (&loads[i]);
+      stats.loads++;
+      stats.elements += loads[i].lanes;
+      stats.other += loads[i].type == ZI_OTHER;
+    }
+
+  if (zi_opts.verbose)
+    fprintf (stderr, "zeroinst: %s: %u loads, %u elements, %u not analysed\n",
+             function_name (fun), stats.loads, stats.elements, stats.other);
+  mark_virtual_operands_for_renaming (fun);
+  return TODO_update_ssa_only_virtuals | TODO_cleanup_cfg;
+}

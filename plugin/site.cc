@@ -1,0 +1,234 @@
+/* site.cc - static per-site descriptors (struct zi_site in zeroinst-abi.h).
+
+   Every instrumented load gets one descriptor: a static, non-public variable
+   in section "zeroinst_sites" holding its source location, the source
+   function (the inlined callee when the load was inlined), a readable
+   source expression and its element type.  The address of the descriptor is
+   the site id stored in every buffer entry, so sites cost no constructor and
+   no registration.  */
+
+#include "zeroinst-plugin.h"
+
+/* Location of STMT, or of the nearest located statement before it in its
+   block, then after it (the vectorizer emits some loads without one), then
+   the function's own location.  */
+static location_t
+site_location (gimple *stmt)
+{
+  location_t loc = gimple_location (stmt);
+  if (LOCATION_LOCUS (loc) != UNKNOWN_LOCATION)
+    return loc;
+  basic_block bb = gimple_bb (stmt);
+  if (bb)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      for (gsi_prev (&gsi); !gsi_end_p (gsi); gsi_prev (&gsi))
+        if (LOCATION_LOCUS (gimple_location (gsi_stmt (gsi))) != UNKNOWN_LOCATION)
+          return gimple_location (gsi_stmt (gsi));
+      gsi = gsi_for_stmt (stmt);
+      for (gsi_next (&gsi); !gsi_end_p (gsi); gsi_next (&gsi))
+        if (LOCATION_LOCUS (gimple_location (gsi_stmt (gsi))) != UNKNOWN_LOCATION)
+          return gimple_location (gsi_stmt (gsi));
+    }
+  return DECL_SOURCE_LOCATION (current_function_decl);
+}
+
+/* The function whose source holds STMT: the innermost inlined function in
+   STMT's lexical block chain, else the current function.  */
+static tree
+site_function (gimple *stmt)
+{
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    {
+      tree origin = block_ultimate_origin (b);
+      if (origin && TREE_CODE (origin) == FUNCTION_DECL)
+        return origin;
+    }
+  return current_function_decl;
+}
+
+/* Name of FNDECL as the user wrote it: printable name with GCC's clone
+   suffixes (.constprop.N, .isra.N, .part.N, .cold, ...) removed.  Returns a
+   GC-independent, xstrdup-ed string.  */
+const char *
+zi_source_function_name (tree fndecl)
+{
+  const char *name = lang_hooks.decl_printable_name (fndecl, 2);
+  char *copy = xstrdup (name ? name : "?");
+  static const char *const suffixes[] = {
+    ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
+    ".clone", ".specialized", ".simdclone", NULL
+  };
+  for (int i = 0; suffixes[i]; i++)
+    {
+      char *p = strstr (copy, suffixes[i]);
+      if (p)
+        *p = '\0';
+    }
+  return copy;
+}
+
+/* Append to BUF a readable form of the address computation REF: decl and
+   variable names, '.', '->', '[index]', '*'.  Parts that have no source
+   name print as '?'.  DEPTH bounds the recursion.  */
+static void
+print_ref (pretty_printer *pp, tree ref, int depth)
+{
+  if (depth > 8)
+    {
+      pp_string (pp, "...");
+      return;
+    }
+  switch (TREE_CODE (ref))
+    {
+    case VAR_DECL:
+    case PARM_DECL:
+    case RESULT_DECL:
+      if (DECL_NAME (ref) && !DECL_IGNORED_P (ref))
+        pp_string (pp, IDENTIFIER_POINTER (DECL_NAME (ref)));
+      else
+        pp_string (pp, "?");
+      return;
+    case SSA_NAME:
+      if (SSA_NAME_VAR (ref) && DECL_NAME (SSA_NAME_VAR (ref))
+          && !DECL_IGNORED_P (SSA_NAME_VAR (ref)))
+        pp_string (pp, IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (ref))));
+      else
+        pp_string (pp, "?");
+      return;
+    case INTEGER_CST:
+      pp_wide_integer (pp, TREE_INT_CST_LOW (ref));
+      return;
+    case ADDR_EXPR:
+      print_ref (pp, TREE_OPERAND (ref, 0), depth + 1);
+      return;
+    case COMPONENT_REF:
+      {
+        tree base = TREE_OPERAND (ref, 0);
+        tree field = TREE_OPERAND (ref, 1);
+        if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
+            && TREE_CODE (TREE_OPERAND (base, 0)) != ADDR_EXPR)
+          {
+            print_ref (pp, TREE_OPERAND (base, 0), depth + 1);
+            pp_string (pp, "->");
+          }
+        else
+          {
+            print_ref (pp, base, depth + 1);
+            pp_string (pp, ".");
+          }
+        pp_string (pp, DECL_NAME (field) ? IDENTIFIER_POINTER (DECL_NAME (field)) : "?");
+        return;
+      }
+    case ARRAY_REF:
+    case ARRAY_RANGE_REF:
+      print_ref (pp, TREE_OPERAND (ref, 0), depth + 1);
+      pp_string (pp, "[");
+      print_ref (pp, TREE_OPERAND (ref, 1), depth + 1);
+      pp_string (pp, "]");
+      return;
+    case MEM_REF:
+      {
+        tree ptr = TREE_OPERAND (ref, 0);
+        if (TREE_CODE (ptr) == ADDR_EXPR && integer_zerop (TREE_OPERAND (ref, 1)))
+          {
+            print_ref (pp, TREE_OPERAND (ptr, 0), depth + 1);
+            return;
+          }
+        pp_string (pp, "*");
+        print_ref (pp, ptr, depth + 1);
+        return;
+      }
+    case TARGET_MEM_REF:
+      pp_string (pp, "*");
+      print_ref (pp, TMR_BASE (ref), depth + 1);
+      if (TMR_INDEX (ref))
+        {
+          pp_string (pp, "[");
+          print_ref (pp, TMR_INDEX (ref), depth + 1);
+          pp_string (pp, "]");
+        }
+      return;
+    case REALPART_EXPR:
+      pp_string (pp, "__real ");
+      print_ref (pp, TREE_OPERAND (ref, 0), depth + 1);
+      return;
+    case IMAGPART_EXPR:
+      pp_string (pp, "__imag ");
+      print_ref (pp, TREE_OPERAND (ref, 0), depth + 1);
+      return;
+    case VIEW_CONVERT_EXPR:
+    case BIT_FIELD_REF:
+    case NOP_EXPR:
+    case CONVERT_EXPR:
+      print_ref (pp, TREE_OPERAND (ref, 0), depth + 1);
+      return;
+    case STRING_CST:
+      pp_string (pp, "\"...\"");
+      return;
+    default:
+      pp_string (pp, "?");
+      return;
+    }
+}
+
+static const char *
+ref_text (tree ref)
+{
+  if (!ref)
+    return "";
+  pretty_printer pp;
+  print_ref (&pp, ref, 0);
+  return xstrdup (pp_formatted_text (&pp));
+}
+
+/* A string constant usable in a static initializer.  */
+static tree
+string_cst (const char *s)
+{
+  return build_string_literal (strlen (s) + 1, s);
+}
+
+/* Build, emit and return the address (as a tree of pointer type) of a new
+   site descriptor for STMT, which loads REF (may be NULL_TREE for atomic
+   builtins) as LANES elements of class TYPE, ACCESS_BYTES in all.  */
+tree
+zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
+              unsigned access_bytes)
+{
+  expanded_location xloc = expand_location (site_location (stmt));
+  tree fields = TYPE_FIELDS (zi_t.site_type);
+  tree f_slot = fields, f_type = DECL_CHAIN (f_slot), f_lanes = DECL_CHAIN (f_type),
+       f_access = DECL_CHAIN (f_lanes), f_line = DECL_CHAIN (f_access),
+       f_col = DECL_CHAIN (f_line), f_file = DECL_CHAIN (f_col),
+       f_fn = DECL_CHAIN (f_file), f_expr = DECL_CHAIN (f_fn);
+
+  vec<constructor_elt, va_gc> *v = NULL;
+  CONSTRUCTOR_APPEND_ELT (v, f_slot, build_int_cst (TREE_TYPE (f_slot), 0));
+  CONSTRUCTOR_APPEND_ELT (v, f_type, build_int_cst (TREE_TYPE (f_type), type));
+  CONSTRUCTOR_APPEND_ELT (v, f_lanes, build_int_cst (TREE_TYPE (f_lanes), lanes));
+  CONSTRUCTOR_APPEND_ELT (v, f_access, build_int_cst (TREE_TYPE (f_access), access_bytes));
+  CONSTRUCTOR_APPEND_ELT (v, f_line, build_int_cst (TREE_TYPE (f_line), xloc.line));
+  CONSTRUCTOR_APPEND_ELT (v, f_col, build_int_cst (TREE_TYPE (f_col), xloc.column));
+  CONSTRUCTOR_APPEND_ELT (v, f_file, string_cst (xloc.file ? xloc.file : "unknown"));
+  CONSTRUCTOR_APPEND_ELT (v, f_fn, string_cst (zi_source_function_name (site_function (stmt))));
+  CONSTRUCTOR_APPEND_ELT (v, f_expr, string_cst (ref_text (ref)));
+
+  tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                          create_tmp_var_name ("__zeroinst_site"), zi_t.site_type);
+  TREE_STATIC (decl) = 1;
+  TREE_PUBLIC (decl) = 0;
+  TREE_ADDRESSABLE (decl) = 1;
+  TREE_USED (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_IGNORED_P (decl) = 1;
+  DECL_USER_ALIGN (decl) = 1;
+  SET_DECL_ALIGN (decl, TYPE_ALIGN (zi_t.site_type));
+  DECL_INITIAL (decl) = build_constructor (zi_t.site_type, v);
+  TREE_CONSTANT (DECL_INITIAL (decl)) = 1;
+  TREE_STATIC (DECL_INITIAL (decl)) = 1;
+  set_decl_section_name (decl, ZI_SITE_SECTION);
+  varpool_node::finalize_decl (decl);
+  return build_fold_addr_expr (decl);
+}

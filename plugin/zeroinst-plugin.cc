@@ -1,0 +1,235 @@
+/* zeroinst-plugin.cc - GCC plugin entry: options, shared trees, pass.
+
+   Usage:  gcc -fplugin=PATH/zeroinst.so [-fplugin-arg-zeroinst-KEY[=VALUE] ...]
+
+   Options (-fplugin-arg-zeroinst-...):
+     out-of-line        call __zeroinst_record once per loaded element instead
+                        of the inline buffer append (slower; for debugging
+                        and for comparing the two paths)
+     include=PATTERNS   instrument only functions whose name matches one of
+                        the ':'-separated fnmatch(3) PATTERNS (source name,
+                        e.g. "solve*:ns::f*", or assembler name)
+     exclude=PATTERNS   do not instrument functions matching PATTERNS
+                        (applied after include)
+     verbose            print per-function load counts on stderr
+
+   An unknown option or a malformed value is a compile error that lists the
+   valid options.  The pass ("zeroinst") runs just before "optimized", after
+   every GIMPLE optimization, at all -O levels and in LTO link-time units, so
+   it instruments exactly the loads the optimized program performs.  The
+   plugin checks that it runs in the GCC it was built for.  */
+
+#include "zeroinst-plugin.h"
+#include "plugin-version.h"
+#include <fnmatch.h>
+
+int plugin_is_GPL_compatible;
+
+struct zi_options zi_opts;
+struct zi_trees zi_t;
+
+static struct plugin_info zi_plugin_info = {
+  "1.0",
+  "zeroinst: instruments every load for redundant-zero profiling.\n"
+  "options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose"
+};
+
+static const char *const valid_keys =
+    "out-of-line, include=PATTERNS, exclude=PATTERNS, verbose";
+
+/* Push a FIELD_DECL named NAME of TYPE onto *CHAIN.  finish_builtin_struct
+   reverses the chain, so fields are pushed in declaration order.  */
+static void
+push_field (tree *chain, const char *name, tree type)
+{
+  tree f = build_decl (UNKNOWN_LOCATION, FIELD_DECL, get_identifier (name), type);
+  DECL_CHAIN (f) = *chain;
+  *chain = f;
+}
+
+/* The RECORD_TYPE of struct zi_site, field for field.  */
+static tree
+build_site_type (void)
+{
+  tree rec = lang_hooks.types.make_type (RECORD_TYPE);
+  tree chain = NULL_TREE;
+  tree cstr = build_pointer_type (build_qualified_type (char_type_node, TYPE_QUAL_CONST));
+  push_field (&chain, "slot", build_nonstandard_integer_type (32, 0));
+  push_field (&chain, "type", build_nonstandard_integer_type (8, 1));
+  push_field (&chain, "lanes", build_nonstandard_integer_type (8, 1));
+  push_field (&chain, "access_bytes", build_nonstandard_integer_type (16, 1));
+  push_field (&chain, "line", build_nonstandard_integer_type (32, 1));
+  push_field (&chain, "column", build_nonstandard_integer_type (32, 1));
+  push_field (&chain, "file", cstr);
+  push_field (&chain, "function", cstr);
+  push_field (&chain, "expr", cstr);
+  finish_builtin_struct (rec, "__zeroinst_site", chain, NULL_TREE);
+  gcc_assert (int_size_in_bytes (rec) == sizeof (struct zi_site));
+  return rec;
+}
+
+/* A runtime function declaration with no exceptions; LEAF if it never
+   calls back into the program.  */
+static tree
+runtime_fn (const char *name, tree type, bool cold)
+{
+  tree fn = build_fn_decl (name, type);
+  TREE_NOTHROW (fn) = 1;
+  DECL_ATTRIBUTES (fn) = tree_cons (get_identifier ("leaf"), NULL_TREE, DECL_ATTRIBUTES (fn));
+  if (cold)
+    DECL_ATTRIBUTES (fn) = tree_cons (get_identifier ("cold"), NULL_TREE, DECL_ATTRIBUTES (fn));
+  return fn;
+}
+
+void
+zi_build_trees (void)
+{
+  zi_t.u64 = make_unsigned_type (64);
+  zi_t.u64_ptr = build_pointer_type (zi_t.u64);
+  zi_t.site_type = build_site_type ();
+
+  tree buf_type = build_array_type_nelts (build_qualified_type (zi_t.u64_ptr, TYPE_QUAL_VOLATILE),
+                                         2 * ZI_NTYPES);
+  tree buf = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_buf"), buf_type);
+  TREE_PUBLIC (buf) = 1;
+  DECL_EXTERNAL (buf) = 1;
+  DECL_ARTIFICIAL (buf) = 1;
+  DECL_IGNORED_P (buf) = 1;
+  set_decl_tls_model (buf, TLS_MODEL_INITIAL_EXEC);
+  zi_t.buf_var = buf;
+
+  zi_t.refill_fn = runtime_fn ("__zeroinst_refill",
+                               build_function_type_list (zi_t.u64_ptr, unsigned_type_node,
+                                                         unsigned_type_node, NULL_TREE),
+                               true);
+  zi_t.record_fn = runtime_fn ("__zeroinst_record",
+                               build_function_type_list (void_type_node, ptr_type_node,
+                                                         zi_t.u64, zi_t.u64, zi_t.u64,
+                                                         NULL_TREE),
+                               false);
+}
+
+/* The trees above live across functions: make them GC roots.  */
+static const struct ggc_root_tab zi_gc_roots[] = {
+  { &zi_t, sizeof zi_t / sizeof (tree), sizeof (tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+/* True if NAME matches one of the ':'-separated PATTERNS.  */
+static bool
+matches_any (const char *patterns, const char *name)
+{
+  char *copy = xstrdup (patterns);
+  bool hit = false;
+  for (char *save = NULL, *p = strtok_r (copy, ":", &save); p && !hit;
+       p = strtok_r (NULL, ":", &save))
+    hit = fnmatch (p, name, 0) == 0;
+  free (copy);
+  return hit;
+}
+
+/* Should FUN be instrumented?  Never the runtime's own entry points.  */
+static bool
+wanted (function *fun)
+{
+  tree decl = fun->decl;
+  const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+  if (strncmp (asm_name, "__zeroinst", 10) == 0)
+    return false;
+  if (DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT (decl)
+      && lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))
+    return false;
+  if (!zi_opts.include && !zi_opts.exclude)
+    return true;
+  const char *name = zi_source_function_name (decl);
+  bool ok = !zi_opts.include || matches_any (zi_opts.include, name)
+            || matches_any (zi_opts.include, asm_name);
+  if (ok && zi_opts.exclude)
+    ok = !matches_any (zi_opts.exclude, name) && !matches_any (zi_opts.exclude, asm_name);
+  free (CONST_CAST (char *, name));
+  return ok;
+}
+
+namespace {
+
+const pass_data zeroinst_pass_data = {
+  GIMPLE_PASS,
+  "zeroinst",              /* name */
+  OPTGROUP_NONE,
+  TV_NONE,
+  PROP_ssa | PROP_cfg,     /* properties_required */
+  0, 0, 0,
+  0                        /* todo_flags_finish: returned by execute */
+};
+
+class zeroinst_pass : public gimple_opt_pass
+{
+public:
+  zeroinst_pass (gcc::context *ctxt) : gimple_opt_pass (zeroinst_pass_data, ctxt) {}
+  opt_pass *clone () final override { return new zeroinst_pass (m_ctxt); }
+  bool gate (function *fun) final override { return wanted (fun); }
+  unsigned int execute (function *fun) final override { return zi_instrument_function (fun); }
+};
+
+} // namespace
+
+/* Parse one -fplugin-arg-zeroinst-KEY[=VALUE]; false (after an error) if bad.  */
+static bool
+parse_option (const struct plugin_argument *arg)
+{
+  const char *key = arg->key, *value = arg->value;
+  bool flag = strcmp (key, "out-of-line") == 0 || strcmp (key, "verbose") == 0;
+  bool pattern = strcmp (key, "include") == 0 || strcmp (key, "exclude") == 0;
+  if (!flag && !pattern)
+    {
+      error ("zeroinst: unknown option %<-fplugin-arg-zeroinst-%s%>; valid options: %s",
+             key, valid_keys);
+      return false;
+    }
+  if (flag && value)
+    {
+      error ("zeroinst: option %<%s%> takes no value (got %<%s%>); valid options: %s",
+             key, value, valid_keys);
+      return false;
+    }
+  if (pattern && (!value || !*value))
+    {
+      error ("zeroinst: option %<%s%> needs a value, e.g. %<-fplugin-arg-zeroinst-%s=solve*:init%>; "
+             "valid options: %s", key, key, valid_keys);
+      return false;
+    }
+  if (strcmp (key, "out-of-line") == 0)
+    zi_opts.out_of_line = true;
+  else if (strcmp (key, "verbose") == 0)
+    zi_opts.verbose = true;
+  else if (strcmp (key, "include") == 0)
+    zi_opts.include = xstrdup (value);
+  else
+    zi_opts.exclude = xstrdup (value);
+  return true;
+}
+
+int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("zeroinst: this plugin was built for GCC %s (%s) and cannot run in GCC %s; "
+             "use the zeroinst.so built for this compiler",
+             gcc_version.basever, gcc_version.datestamp, version->basever);
+      return 1;
+    }
+  bool ok = true;
+  for (int i = 0; i < info->argc; i++)
+    ok &= parse_option (&info->argv[i]);
+  if (!ok)
+    return 1;
+
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &zi_plugin_info);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     const_cast<ggc_root_tab *> (zi_gc_roots));
+  struct register_pass_info pass = { new zeroinst_pass (g), "optimized", 1,
+                                     PASS_POS_INSERT_BEFORE };
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  return 0;
+}

@@ -1,0 +1,37 @@
+/* zeroinst-plugin.h - declarations shared by the plugin's files.  */
+#ifndef ZEROINST_PLUGIN_H
+#define ZEROINST_PLUGIN_H
+
+#include "gcc-includes.h"
+#include "zeroinst-abi.h"
+
+/* Options, set once by plugin_init from -fplugin-arg-zeroinst-*.  */
+struct zi_options {
+  bool out_of_line;          /* one runtime call per element instead of the inline append */
+  bool verbose;              /* per-function statistics on stderr */
+  const char *include;       /* ':'-separated fnmatch patterns; NULL = all functions */
+  const char *exclude;       /* ':'-separated fnmatch patterns; NULL = none */
+};
+extern struct zi_options zi_opts;
+
+/* Trees built once per compilation (registered as GC roots).  */
+struct zi_trees {
+  tree u64;                  /* private 64-bit unsigned type: its own alias set */
+  tree u64_ptr;              /* pointer to it, for MEM_REF offsets */
+  tree site_type;            /* RECORD_TYPE matching struct zi_site */
+  tree buf_var;              /* extern __thread void *__zeroinst_buf[2*ZI_NTYPES] */
+  tree refill_fn;            /* __zeroinst_refill (unsigned, unsigned) */
+  tree record_fn;            /* __zeroinst_record (site *, u64, u64, u64) */
+};
+extern struct zi_trees zi_t;
+void zi_build_trees (void);
+
+/* site.cc */
+tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
+                   unsigned access_bytes);
+const char *zi_source_function_name (tree fndecl);
+
+/* instrument.cc */
+unsigned int zi_instrument_function (function *fun);
+
+#endif

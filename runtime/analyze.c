@@ -1,0 +1,160 @@
+/* analyze.c - fold a buffer of entries into per-site counters (SPEC §3).
+
+   Integer element of n bytes: redundant bytes = leading zero bytes from
+   the most significant byte down; zero element = all n bytes zero.
+   Float element: zero element = +0.0 or -0.0 (all bits but the sign zero);
+   redundant bytes = n for a zero element, else 0.
+   Each counter also keeps the OR of all values, from which the redmap
+   (bytes or float parts zero in every element) is derived at report time.
+
+   One loop body serves all classes: analyze_loop is specialised per class
+   by constant arguments from a small table of wrappers.  */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+/* Make room for SLOT in T's counters.  */
+static void
+grow_counters (struct zi_thread *t, size_t slot)
+{
+  size_t n = t->ncounters ? t->ncounters : 256;
+  while (n <= slot)
+    n *= 2;
+  struct zi_counters *c = realloc (t->counters, n * sizeof *c);
+  if (!c)
+    abort ();
+  memset (c + t->ncounters, 0, (n - t->ncounters) * sizeof *c);
+  t->counters = c;
+  t->ncounters = n;
+}
+
+static inline unsigned
+int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
+{
+  if (bytes == 16)
+    {
+      if (hi)
+        return __builtin_clzll (hi) >> 3;
+      return lo ? 8 + (__builtin_clzll (lo) >> 3) : 16;
+    }
+  return lo ? (__builtin_clzll (lo) >> 3) - (8 - bytes) : bytes;
+}
+
+static inline __attribute__ ((always_inline)) void
+analyze_loop (struct zi_thread *t, const struct zi_entry *p, const struct zi_entry *end,
+              int is_float, unsigned bytes, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+{
+  for (; p < end; p++)
+    {
+      int32_t slot = zi_site_slot (p->site);
+      if ((size_t) slot >= t->ncounters)
+        grow_counters (t, slot);
+      struct zi_counters *c = &t->counters[slot];
+      uint64_t lo = p->lo, hi = hi_mask ? p->hi & hi_mask : 0;
+      unsigned red;
+      int zero;
+      if (is_float)
+        {
+          zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
+          red = zero ? bytes : 0;
+        }
+      else
+        {
+          red = int_redundant (lo, hi, bytes);
+          zero = red == bytes;
+        }
+      c->elements++;
+      c->redundant_bytes += red;
+      c->zero_elements += zero;
+      c->or_lo |= lo;
+      c->or_hi |= hi;
+    }
+}
+
+#define ANALYZER(NAME, ...)                                                         \
+  static void NAME (struct zi_thread *t, const struct zi_entry *b, const struct zi_entry *e) \
+  { analyze_loop (t, b, e, __VA_ARGS__); }
+/*        name          float bytes hi_mask          sign_lo          sign_hi */
+ANALYZER (analyze_i8,   0, 1,  0,                0,               0)
+ANALYZER (analyze_i16,  0, 2,  0,                0,               0)
+ANALYZER (analyze_i32,  0, 4,  0,                0,               0)
+ANALYZER (analyze_i64,  0, 8,  0,                0,               0)
+ANALYZER (analyze_i128, 0, 16, ~0ull,            0,               0)
+ANALYZER (analyze_f16,  1, 2,  0,                1ull << 15,      0)
+ANALYZER (analyze_bf16, 1, 2,  0,                1ull << 15,      0)
+ANALYZER (analyze_f32,  1, 4,  0,                1ull << 31,      0)
+ANALYZER (analyze_f64,  1, 8,  0,                1ull << 63,      0)
+ANALYZER (analyze_f80,  1, 10, 0xffffull,        0,               1ull << 15)
+ANALYZER (analyze_f128, 1, 16, ~0ull,            0,               1ull << 63)
+/* Not analysed: count loads only; bytes come from the site.  */
+ANALYZER (analyze_other, 0, 0, 0,                0,               0)
+
+typedef void analyzer_fn (struct zi_thread *, const struct zi_entry *, const struct zi_entry *);
+static analyzer_fn *const analyzers[ZI_NTYPES] = {
+  [ZI_I8] = analyze_i8, [ZI_I16] = analyze_i16, [ZI_I32] = analyze_i32,
+  [ZI_I64] = analyze_i64, [ZI_I128] = analyze_i128, [ZI_F16] = analyze_f16,
+  [ZI_BF16] = analyze_bf16, [ZI_F32] = analyze_f32, [ZI_F64] = analyze_f64,
+  [ZI_F80] = analyze_f80, [ZI_F128] = analyze_f128, [ZI_OTHER] = analyze_other,
+};
+
+/* Fold entries [BEGIN, END) of class TYPE into T's counters.  */
+void
+zi_analyze (struct zi_thread *t, enum zi_type type, const struct zi_entry *begin,
+            const struct zi_entry *end)
+{
+  analyzers[type] (t, begin, end);
+}
+
+uint64_t
+zi_counters_bytes (const struct zi_site_info *site, const struct zi_counters *c)
+{
+  unsigned eb = zi_types[site->type].elem_bytes;
+  return c->elements * (eb ? eb : site->access_bytes);
+}
+
+uint64_t
+zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c)
+{
+  return site->lanes ? c->elements / site->lanes : c->elements;
+}
+
+/* Is any bit in [FROM, FROM+COUNT) of the 128-bit OR set?  */
+static int
+any_bit (const struct zi_counters *c, unsigned from, unsigned count)
+{
+  for (unsigned b = from; b < from + count; b++)
+    if (b < 64 ? (c->or_lo >> b) & 1 : (c->or_hi >> (b - 64)) & 1)
+      return 1;
+  return 0;
+}
+
+/* The redmap of a record, into OUT:
+   integers: one character per byte, most significant first, '0' for a byte
+     that was zero in every element, 'x' otherwise ("000x" = values < 256);
+   floats: "S|E|M...": sign, exponent, then the mantissa in bytes from the
+     most significant (a partial top byte counts as one), same characters.  */
+void
+zi_redmap (const struct zi_site_info *site, const struct zi_counters *c, char *out, size_t size)
+{
+  const struct zi_type_info *ti = &zi_types[site->type];
+  size_t n = 0;
+#define PUT(ch) do { if (n + 1 < size) out[n++] = (ch); } while (0)
+  if (ti->kind == ZI_KIND_INT)
+    for (unsigned i = ti->elem_bytes; i-- > 0;)
+      PUT (any_bit (c, 8 * i, 8) ? 'x' : '0');
+  else if (ti->kind == ZI_KIND_FLOAT)
+    {
+      unsigned m = ti->mant_bits, e = ti->exp_bits;
+      PUT (any_bit (c, m + e, 1) ? 'x' : '0');
+      PUT ('|');
+      PUT (any_bit (c, m, e) ? 'x' : '0');
+      PUT ('|');
+      for (unsigned g = (m + 7) / 8; g-- > 0;)
+        {
+          unsigned from = 8 * g, count = m - from < 8 ? m - from : 8;
+          PUT (any_bit (c, from, count) ? 'x' : '0');
+        }
+    }
+#undef PUT
+  out[n] = '\0';
+}

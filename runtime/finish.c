@@ -1,0 +1,222 @@
+/* finish.c - merge all threads and write the report directory.
+
+   Called at exit, before exec and on fatal signals (lifecycle.c, exec.c).
+   Every live thread's buffers are flushed (other threads may still be
+   running at exit; their buffered entries up to their cursor are taken),
+   all counters are summed per site, and report.json and summary.txt are
+   written.  It may run more than once (a failed exec, then exit): each run
+   rewrites the report with everything gathered so far.  */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "runtime.h"
+
+static char start_dir[PATH_MAX];
+static pid_t start_pid;
+
+/* Remember where the program started: a relative ZEROINST_OUTPUT and the
+   default directory are relative to it, even if the program chdir()s.  */
+__attribute__ ((constructor (102))) static void
+remember_start_dir (void)
+{
+  if (!getcwd (start_dir, sizeof start_dir))
+    strcpy (start_dir, ".");
+  start_pid = getpid ();
+}
+
+static const char *
+program_path (void)
+{
+  static char path[PATH_MAX];
+  ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
+  path[n > 0 ? n : 0] = '\0';
+  return path;
+}
+
+static const char *
+arch_name (void)
+{
+  static struct utsname u;
+  if (uname (&u) == 0)
+    return u.machine;
+  return "unknown";
+}
+
+/* mkdir -p PATH.  */
+static int
+make_dirs (char *path)
+{
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        int r = mkdir (path, 0777);
+        *p = '/';
+        if (r != 0 && errno != EEXIST)
+          return -1;
+      }
+  return mkdir (path, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* The report directory for this process, into OUT.  */
+static void
+output_dir (char *out, size_t size)
+{
+  char name[PATH_MAX];
+  pid_t pid = getpid ();
+  if (zi_config.output)
+    {
+      /* Expand %p; a forked child without %p gets "-<pid>" appended.  */
+      size_t n = 0;
+      int has_pid = 0;
+      for (const char *s = zi_config.output; *s && n + 24 < sizeof name; s++)
+        if (s[0] == '%' && s[1] == 'p')
+          {
+            n += (size_t) snprintf (name + n, sizeof name - n, "%d", (int) pid);
+            has_pid = 1;
+            s++;
+          }
+        else
+          name[n++] = *s;
+      name[n] = '\0';
+      if (!has_pid && pid != start_pid)
+        snprintf (name + n, sizeof name - n, "-%d", (int) pid);
+    }
+  else
+    {
+      const char *prog = program_path ();
+      const char *base = strrchr (prog, '/');
+      snprintf (name, sizeof name, "zeroinst-%s-%d", base ? base + 1 : (*prog ? prog : "program"),
+                (int) pid);
+    }
+  if (name[0] == '/')
+    snprintf (out, size, "%s", name);
+  else
+    snprintf (out, size, "%s/%s", start_dir, name);
+}
+
+static int
+by_redundancy (const void *a, const void *b)
+{
+  const struct zi_record *x = a, *y = b;
+  if (x->c.redundant_bytes != y->c.redundant_bytes)
+    return x->c.redundant_bytes < y->c.redundant_bytes ? 1 : -1;
+  int r = strcmp (x->site->file, y->site->file);
+  if (r)
+    return r;
+  if (x->site->line != y->site->line)
+    return x->site->line < y->site->line ? -1 : 1;
+  if (x->site->column != y->site->column)
+    return x->site->column < y->site->column ? -1 : 1;
+  return strcmp (x->site->expr, y->site->expr);
+}
+
+/* Wait up to a second for zi_lock: a fatal signal may arrive while another
+   thread holds it.  */
+static int
+lock_for_report (int from_signal)
+{
+  if (!from_signal)
+    return pthread_mutex_lock (&zi_lock) == 0;
+  for (int i = 0; i < 1000; i++)
+    {
+      if (pthread_mutex_trylock (&zi_lock) == 0)
+        return 1;
+      struct timespec ms = { 0, 1000000 };
+      nanosleep (&ms, NULL);
+    }
+  return 0;
+}
+
+void
+zi_finish (const char *why)
+{
+  zi_init ();
+  int from_signal = !strcmp (why, "signal");
+  struct zi_thread *me = zi_thread_self ();
+  if (me->busy)
+    {
+      zi_warn ("report not written: %s inside the runtime", why);
+      return;
+    }
+  me->busy = 1;
+  if (!lock_for_report (from_signal))
+    {
+      zi_warn ("report not written: runtime busy in another thread");
+      me->busy = 0;
+      return;
+    }
+
+  /* Merge: ended threads plus every live thread.  */
+  struct zi_counters *all = NULL;
+  size_t nall = 0;
+  zi_counters_add (&all, &nall, zi_ended_counters, zi_ended_ncounters);
+  size_t nthreads = 0;
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    {
+      zi_flush_thread (t);
+      zi_counters_add (&all, &nall, t->counters, t->ncounters);
+      nthreads++;
+    }
+
+  struct zi_report r;
+  memset (&r, 0, sizeof r);
+  r.program = program_path ();
+  r.pid = getpid ();
+  r.arch = arch_name ();
+  r.threads = calloc (nthreads ? nthreads : 1, sizeof *r.threads);
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    {
+      struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
+      row->id = t->id;
+      zi_thread_totals (t, row->totals);
+    }
+  pthread_mutex_unlock (&zi_lock);
+
+  size_t nsites = zi_site_count ();
+  r.records = calloc (nsites + 1, sizeof *r.records);
+  for (size_t slot = 1; slot < nall && slot <= nsites; slot++)
+    {
+      if (!all[slot].elements)
+        continue;
+      struct zi_record *rec = &r.records[r.nrecords++];
+      rec->site = zi_site_get ((int32_t) slot);
+      rec->c = all[slot];
+      struct zi_totals *k = &r.totals[zi_types[rec->site->type].kind];
+      k->elements += rec->c.elements;
+      k->bytes += zi_counters_bytes (rec->site, &rec->c);
+      k->redundant_bytes += rec->c.redundant_bytes;
+      k->zero_elements += rec->c.zero_elements;
+    }
+  qsort (r.records, r.nrecords, sizeof *r.records, by_redundancy);
+
+  /* A forked child that loaded nothing itself leaves no report behind.  */
+  int empty = !r.totals[ZI_KIND_INT].elements && !r.totals[ZI_KIND_FLOAT].elements
+              && !r.totals[ZI_KIND_OTHER].elements;
+  if (!(empty && r.pid != start_pid))
+    {
+      char dir[PATH_MAX], path[PATH_MAX + 32];
+      output_dir (dir, sizeof dir);
+      if (make_dirs (dir) != 0)
+        zi_warn ("cannot create report directory %s: %s", dir, strerror (errno));
+      else
+        {
+          snprintf (path, sizeof path, "%s/report.json", dir);
+          int ok = zi_write_json (&r, path) == 0;
+          snprintf (path, sizeof path, "%s/summary.txt", dir);
+          ok &= zi_write_summary (&r, path) == 0;
+          if (ok && zi_config.verbose)
+            zi_warn ("report written to %s", dir);
+        }
+    }
+  free (r.records);
+  free (r.threads);
+  free (all);
+  me->busy = 0;
+}

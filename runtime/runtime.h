@@ -1,0 +1,134 @@
+/* runtime.h - declarations shared by the runtime's files (not installed).
+
+   Data flow: generated code fills per-thread, per-type buffers
+   (zeroinst-abi.h); buffers.c hands them out and, when one is full, has
+   analyze.c fold it into the thread's dense per-site counters; threads.c
+   keeps every thread's state (also after the thread ended); finish.c merges
+   all threads at process end (or exec, or a fatal signal) and report_json.c
+   and report_text.c write the report directory.  */
+#ifndef ZEROINST_RUNTIME_H
+#define ZEROINST_RUNTIME_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "zeroinst-abi.h"
+
+#define ZI_HIDDEN __attribute__ ((visibility ("hidden")))
+
+enum zi_kind { ZI_KIND_INT, ZI_KIND_FLOAT, ZI_KIND_OTHER, ZI_NKINDS };
+
+/* types.c: what each buffer class holds.  */
+struct zi_type_info {
+  const char *name;        /* "i32", "f64", ... */
+  enum zi_kind kind;
+  unsigned elem_bytes;     /* bytes of one element as loaded (x87: 10) */
+  unsigned mant_bits;      /* floats: explicit mantissa bits */
+  unsigned exp_bits;       /* floats: exponent bits */
+};
+extern const struct zi_type_info zi_types[ZI_NTYPES] ZI_HIDDEN;
+const char *zi_kind_name (enum zi_kind kind) ZI_HIDDEN;
+
+/* Per-site, per-thread counters, indexed by site slot.  */
+struct zi_counters {
+  uint64_t elements;
+  uint64_t redundant_bytes;
+  uint64_t zero_elements;
+  uint64_t or_lo, or_hi;   /* OR of all values: zero bits were zero in every element */
+};
+
+/* Totals of one kind.  */
+struct zi_totals {
+  uint64_t elements, bytes, redundant_bytes, zero_elements;
+};
+
+/* options.c: run-time options, read once from the environment.  */
+struct zi_config {
+  int mode_code, mode_data;
+  unsigned top;              /* ZEROINST_TOP */
+  size_t buffer_entries;     /* ZEROINST_BUFFER */
+  char *output;              /* ZEROINST_OUTPUT, or NULL for the default */
+  int verbose;               /* ZEROINST_VERBOSE */
+};
+extern struct zi_config zi_config ZI_HIDDEN;
+void zi_read_options (void) ZI_HIDDEN;
+
+/* sites.c: dense slots for site descriptors.  */
+struct zi_site_info {
+  const struct zi_site *desc;     /* may dangle after dlclose: use the copies */
+  enum zi_type type;
+  unsigned lanes, access_bytes, line, column;
+  char *file, *function, *expr;
+};
+int32_t zi_site_slot_slow (const struct zi_site *site) ZI_HIDDEN;
+static inline int32_t
+zi_site_slot (const struct zi_site *site)
+{
+  int32_t slot = __atomic_load_n (&site->slot, __ATOMIC_ACQUIRE);
+  return slot ? slot : zi_site_slot_slow (site);
+}
+size_t zi_site_count (void) ZI_HIDDEN;          /* slots are 1..count */
+const struct zi_site_info *zi_site_get (int32_t slot) ZI_HIDDEN;
+
+/* threads.c: per-thread state.  */
+struct zi_thread {
+  unsigned id;                       /* 0 = the first thread (main) */
+  pid_t tid;
+  struct zi_entry **tls;             /* this thread's __zeroinst_buf */
+  struct zi_entry *buf[ZI_NTYPES];   /* buffer starts (NULL until first use) */
+  size_t capacity;                   /* entries per buffer */
+  struct zi_counters *counters;      /* [slot], NULL after the thread ended */
+  size_t ncounters;
+  struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
+  int ended;
+  volatile int busy;                 /* inside the runtime (signal re-entry guard) */
+  struct zi_thread *next;
+};
+extern pthread_mutex_t zi_lock ZI_HIDDEN;
+extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
+extern struct zi_counters *zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
+extern size_t zi_ended_ncounters ZI_HIDDEN;
+struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
+void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
+void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
+void zi_counters_add (struct zi_counters **dst, size_t *n, const struct zi_counters *src,
+                      size_t nsrc) ZI_HIDDEN;
+void zi_threads_after_fork_child (void) ZI_HIDDEN;
+void zi_threads_init (void) ZI_HIDDEN;
+
+/* analyze.c */
+void zi_analyze (struct zi_thread *t, enum zi_type type, const struct zi_entry *begin,
+                 const struct zi_entry *end) ZI_HIDDEN;
+void zi_redmap (const struct zi_site_info *site, const struct zi_counters *c,
+                char *out, size_t size) ZI_HIDDEN;
+uint64_t zi_counters_bytes (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
+uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
+
+/* finish.c: the merged view the writers read.  */
+struct zi_record {
+  const struct zi_site_info *site;
+  struct zi_counters c;
+};
+struct zi_report {
+  const char *program;
+  pid_t pid;
+  const char *arch;
+  struct zi_totals totals[ZI_NKINDS];
+  struct zi_record *records;         /* sorted by redundant bytes, largest first */
+  size_t nrecords;
+  struct zi_thread_row { unsigned id; struct zi_totals totals[ZI_NKINDS]; } *threads;
+  size_t nthreads;
+};
+void zi_init (void) ZI_HIDDEN;
+void zi_finish (const char *why) ZI_HIDDEN;
+extern pid_t zi_pid ZI_HIDDEN;
+
+/* report_json.c, report_text.c */
+int zi_write_json (const struct zi_report *r, const char *path) ZI_HIDDEN;
+int zi_write_summary (const struct zi_report *r, const char *path) ZI_HIDDEN;
+
+/* Errors and notes on stderr, prefixed "zeroinst: ", async-signal-tolerant.  */
+void zi_warn (const char *fmt, ...) ZI_HIDDEN __attribute__ ((format (printf, 1, 2)));
+
+#endif
