@@ -54,7 +54,7 @@ site_function (gimple *stmt)
 const char *
 zi_source_function_name (tree fndecl)
 {
-  const char *name = lang_hooks.decl_printable_name (fndecl, 2);
+  const char *name = lang_hooks.decl_printable_name (fndecl, 1);
   char *copy = xstrdup (name ? name : "?");
   static const char *const suffixes[] = {
     ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
@@ -69,9 +69,70 @@ zi_source_function_name (tree fndecl)
   return copy;
 }
 
+/* The source variable an SSA name stands for or was derived from: its own
+   variable if it has a user-visible one, else (for temporaries the
+   optimizers made, such as induction pointers) the named value it was
+   computed from through copies, conversions, pointer arithmetic and loop
+   PHIs.  NULL if none within a few steps.  */
+static const char *value_source_name (tree val, int depth);
+
+static const char *
+ssa_source_name (tree ssa, int depth)
+{
+  tree var = SSA_NAME_VAR (ssa);
+  if (var && DECL_NAME (var) && !DECL_IGNORED_P (var) && !DECL_ARTIFICIAL (var))
+    return IDENTIFIER_POINTER (DECL_NAME (var));
+  if (depth > 4)
+    return NULL;
+  gimple *def = SSA_NAME_DEF_STMT (ssa);
+  if (gphi *phi = dyn_cast<gphi *> (def))
+    {
+      for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
+        {
+          tree arg = gimple_phi_arg_def (phi, i);
+          if (arg != ssa)
+            if (const char *n = value_source_name (arg, depth + 1))
+              return n;
+        }
+      return NULL;
+    }
+  if (!is_gimple_assign (def))
+    return NULL;
+  tree rhs = gimple_assign_rhs1 (def);
+  switch (gimple_assign_rhs_code (def))
+    {
+    case POINTER_PLUS_EXPR:
+    case PLUS_EXPR:
+    case MINUS_EXPR:
+    case SSA_NAME:
+    case ADDR_EXPR:
+    CASE_CONVERT:
+      return value_source_name (rhs, depth + 1);
+    default:
+      return NULL;
+    }
+}
+
+/* Source name of a pointer value: an SSA name (above) or &decl.  */
+static const char *
+value_source_name (tree val, int depth)
+{
+  if (TREE_CODE (val) == SSA_NAME)
+    return ssa_source_name (val, depth);
+  if (TREE_CODE (val) == ADDR_EXPR)
+    {
+      tree base = get_base_address (TREE_OPERAND (val, 0));
+      if (base && DECL_P (base) && DECL_NAME (base) && !DECL_IGNORED_P (base))
+        return IDENTIFIER_POINTER (DECL_NAME (base));
+    }
+  return NULL;
+}
+
 /* Append to BUF a readable form of the address computation REF: decl and
    variable names, '.', '->', '[index]', '*'.  Parts that have no source
    name print as '?'.  DEPTH bounds the recursion.  */
+static void print_pointer_deref (pretty_printer *, tree, tree, tree, int);
+
 static void
 print_ref (pretty_printer *pp, tree ref, int depth)
 {
@@ -91,12 +152,11 @@ print_ref (pretty_printer *pp, tree ref, int depth)
         pp_string (pp, "?");
       return;
     case SSA_NAME:
-      if (SSA_NAME_VAR (ref) && DECL_NAME (SSA_NAME_VAR (ref))
-          && !DECL_IGNORED_P (SSA_NAME_VAR (ref)))
-        pp_string (pp, IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (ref))));
-      else
-        pp_string (pp, "?");
-      return;
+      {
+        const char *name = ssa_source_name (ref, 0);
+        pp_string (pp, name ? name : "?");
+        return;
+      }
     case INTEGER_CST:
       pp_wide_integer (pp, TREE_INT_CST_LOW (ref));
       return;
@@ -136,19 +196,11 @@ print_ref (pretty_printer *pp, tree ref, int depth)
             print_ref (pp, TREE_OPERAND (ptr, 0), depth + 1);
             return;
           }
-        pp_string (pp, "*");
-        print_ref (pp, ptr, depth + 1);
+        print_pointer_deref (pp, ptr, TREE_OPERAND (ref, 1), NULL_TREE, depth);
         return;
       }
     case TARGET_MEM_REF:
-      pp_string (pp, "*");
-      print_ref (pp, TMR_BASE (ref), depth + 1);
-      if (TMR_INDEX (ref))
-        {
-          pp_string (pp, "[");
-          print_ref (pp, TMR_INDEX (ref), depth + 1);
-          pp_string (pp, "]");
-        }
+      print_pointer_deref (pp, TMR_BASE (ref), TMR_OFFSET (ref), TMR_INDEX (ref), depth);
       return;
     case REALPART_EXPR:
       pp_string (pp, "__real ");
@@ -171,6 +223,30 @@ print_ref (pretty_printer *pp, tree ref, int depth)
       pp_string (pp, "?");
       return;
     }
+}
+
+/* *p for a plain dereference of a named pointer, p[i] / p[?] when an index
+   or an offset was folded in by the optimizers.  */
+static void
+print_pointer_deref (pretty_printer *pp, tree ptr, tree offset, tree index, int depth)
+{
+  bool direct = TREE_CODE (ptr) == SSA_NAME && SSA_NAME_VAR (ptr)
+                && !DECL_IGNORED_P (SSA_NAME_VAR (ptr)) && !DECL_ARTIFICIAL (SSA_NAME_VAR (ptr));
+  if (TREE_CODE (ptr) == ADDR_EXPR)
+    direct = false;
+  if (direct && !index && (!offset || integer_zerop (offset)))
+    {
+      pp_string (pp, "*");
+      print_ref (pp, ptr, depth + 1);
+      return;
+    }
+  print_ref (pp, ptr, depth + 1);
+  pp_string (pp, "[");
+  if (index)
+    print_ref (pp, index, depth + 1);
+  else
+    pp_string (pp, "?");
+  pp_string (pp, "]");
 }
 
 static const char *

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Ground-truth checker: build a test program with and without zeroinst, run
+both, require identical output, and compare report.json with the exact
+expectations written in the program's comments.
+
+Expectation comments (C/C++ "//" or Fortran "!"), all numbers hand-derived:
+
+  expect: KEY=VALUE ...        on the line of a load: the code records whose
+                               site is this file and line, summed (a loop the
+                               vectorizer splits into vector and scalar loads
+                               keeps its totals).  Keys: loads, elements,
+                               bytes, redundant_bytes, zero_elements; redmap
+                               (merged over the records); elem_type,
+                               elem_bytes, function, expr, lanes (the same in
+                               all records).  lanes>=N means "some record
+                               here has at least N lanes".
+  expect-total: KIND.KEY=VALUE ...   program totals (summary.int/float/other)
+  expect-threads: TOTALS;TOTALS;...  per-thread int totals as a multiset,
+                               each "elements,bytes,redundant_bytes,zero_elements"
+  expect-records: N            number of code records (no unexpected loads)
+  expect-lines: L1 L2 ...      every code record is on one of these lines
+
+Options of the whole test:
+  zeroinst-flags: FLAGS        compiler flags for both builds (default -O1)
+  zeroinst-env: K=V ...        environment of both runs
+  zeroinst-args: ARGS          program arguments
+  zeroinst-plugin-args: A ...  plugin options (instrumented build only),
+                               e.g. "exclude=main" for -fplugin-arg-zeroinst-exclude=main
+
+Usage: check.py --bin BUILD/bin SOURCE [--flags F] [--env K=V] [--plugin-arg A]
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+COUNTERS = ("loads", "elements", "bytes", "redundant_bytes", "zero_elements")
+SINGLE = ("redmap", "elem_type", "elem_bytes", "function", "expr", "access_bytes")
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def compilers(bindir, source):
+    ext = os.path.splitext(source)[1]
+    if ext in (".f", ".f90", ".F90"):
+        return "gfortran", os.path.join(bindir, "zeroinst-fortran")
+    if ext in (".cc", ".cpp"):
+        return "g++", os.path.join(bindir, "zeroinst-cxx")
+    return "gcc", os.path.join(bindir, "zeroinst-cc")
+
+
+def parse_pair(kv):
+    """KEY=VALUE, or KEY>=N kept as (KEY, ">=N")."""
+    if ">=" in kv:
+        key, val = kv.split(">=", 1)
+        return key, ">=" + val
+    return tuple(kv.split("=", 1))
+
+
+def parse_source(path):
+    spec = {"flags": "-O1", "env": {}, "args": [], "lines": [], "totals": [],
+            "threads": None, "records": None, "allowed_lines": None, "plugin_args": []}
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            m = re.search(r"(?:^|//|!|\*)\s*(expect|expect-total|expect-threads|expect-records|"
+                          r"expect-lines|zeroinst-flags|zeroinst-env|zeroinst-args|zeroinst-plugin-args):\s*(.*)$", line)
+            if not m:
+                continue
+            key, val = m.group(1), re.sub(r"\*/\s*$", "", m.group(2)).strip()
+            if key == "expect":
+                spec["lines"].append((lineno, dict(parse_pair(kv) for kv in val.split())))
+            elif key == "expect-total":
+                spec["totals"] += [kv.split("=", 1) for kv in val.split()]
+            elif key == "expect-threads":
+                spec["threads"] = sorted(tuple(int(x) for x in t.split(",")) for t in val.split(";"))
+            elif key == "expect-records":
+                spec["records"] = int(val)
+            elif key == "expect-lines":
+                spec["allowed_lines"] = {int(x) for x in val.split()}
+            elif key == "zeroinst-flags":
+                spec["flags"] = val
+            elif key == "zeroinst-env":
+                spec["env"].update(kv.split("=", 1) for kv in val.split())
+            elif key == "zeroinst-args":
+                spec["args"] = shlex.split(val)
+            elif key == "zeroinst-plugin-args":
+                spec["plugin_args"] = val.split()
+    return spec
+
+
+def build_and_run(compiler, source, flags, exe, env, args, extra=()):
+    cmd = [compiler] + shlex.split(flags) + list(extra) + [source, "-o", exe, "-lm"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("compile failed: %s\n%s" % (" ".join(cmd), r.stderr))
+    r = subprocess.run([exe] + args, capture_output=True, text=True, env=env, timeout=120)
+    return r
+
+
+def merge_redmaps(maps):
+    """Redmap of the union of records: a part is '0' only if it was zero in
+    every element of every record."""
+    if len({len(m) for m in maps}) != 1:
+        fail("redmaps of different shapes on one line: %s" % maps)
+    return "".join("x" if "x" in chars else chars[0] for chars in zip(*maps))
+
+
+def check_value(what, key, want, got):
+    if key == "lanes" and want.startswith(">="):
+        return
+    if str(got) != want:
+        fail("%s: %s = %s, expected %s" % (what, key, got, want))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("source")
+    ap.add_argument("--flags", default=None, help="override zeroinst-flags")
+    ap.add_argument("--extra-flags", default="", help="added to zeroinst-flags")
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--plugin-arg", action="append", default=[])
+    opt = ap.parse_args()
+
+    source = os.path.abspath(opt.source)
+    spec = parse_source(source)
+    flags = (opt.flags or spec["flags"]) + " -fchecking " + opt.extra_flags
+    plain_cc, zi_cc = compilers(opt.bin, source)
+    base = os.path.basename(source)
+
+    with tempfile.TemporaryDirectory(prefix="zi-gt-") as tmp:
+        env = dict(os.environ)
+        env.update(spec["env"])
+        env.update(kv.split("=", 1) for kv in opt.env)
+        plain = build_and_run(plain_cc, source, flags, os.path.join(tmp, "plain"), env, spec["args"])
+        env["ZEROINST_OUTPUT"] = os.path.join(tmp, "report")
+        extra = ["-fplugin-arg-zeroinst-" + a for a in spec["plugin_args"] + opt.plugin_arg]
+        inst = build_and_run(zi_cc, source, flags, os.path.join(tmp, "inst"), env, spec["args"], extra)
+        if (plain.returncode, plain.stdout) != (inst.returncode, inst.stdout):
+            fail("instrumented run differs from plain run:\nplain (%d): %s\ninstrumented (%d): %s\n%s"
+                 % (plain.returncode, plain.stdout, inst.returncode, inst.stdout, inst.stderr))
+        if inst.stderr != plain.stderr:
+            fail("instrumented stderr differs:\n%s" % inst.stderr)
+        with open(os.path.join(tmp, "report", "report.json")) as f:
+            report = json.load(f)
+
+    code = report["code"]
+    mine = [r for r in code if os.path.basename(r["site"]["file"]) == base]
+    for lineno, want in spec["lines"]:
+        recs = [r for r in mine if r["site"]["line"] == lineno]
+        what = "%s:%d" % (base, lineno)
+        if not recs:
+            fail("%s: no record (records are on lines %s)" % (what, sorted({r["site"]["line"] for r in mine})))
+        for key, val in want.items():
+            if key in COUNTERS:
+                check_value(what, key, val, sum(r[key] for r in recs))
+            elif key == "lanes" and val.startswith(">="):
+                if not any(r["lanes"] >= int(val[2:]) for r in recs):
+                    fail("%s: no record with lanes >= %s (lanes: %s)" % (what, val[2:], [r["lanes"] for r in recs]))
+            elif key == "redmap":
+                check_value(what, key, val, merge_redmaps([r["redmap"] for r in recs]))
+            else:
+                got = {str(r[key] if key in r else r["site"].get(key)) for r in recs}
+                if len(got) != 1:
+                    fail("%s: records disagree on %s: %s" % (what, key, sorted(got)))
+                check_value(what, key, val, got.pop())
+    for key, val in spec["totals"]:
+        kind, field = key.split(".")
+        check_value("total", key, val, report["summary"][kind][field])
+    if spec["records"] is not None and len(code) != spec["records"]:
+        fail("%d code records, expected %d: %s" % (len(code), spec["records"],
+             ["%s:%d %s" % (r["site"]["file"], r["site"]["line"], r["site"]["expr"]) for r in code]))
+    if spec["allowed_lines"] is not None:
+        stray = [r for r in code if r["site"]["line"] not in spec["allowed_lines"]]
+        if stray:
+            fail("unexpected records on lines %s" % sorted({r["site"]["line"] for r in stray}))
+    if spec["threads"] is not None:
+        got = sorted(tuple(t["int"][k] for k in ("elements", "bytes", "redundant_bytes", "zero_elements"))
+                     for t in report["threads"] if t["int"]["elements"] or t["float"]["elements"])
+        if got != spec["threads"]:
+            fail("thread totals %s, expected %s" % (got, spec["threads"]))
+    # Internal consistency: per-thread totals add up to the summary.
+    for kind in ("int", "float"):
+        for field in ("elements", "bytes", "redundant_bytes", "zero_elements"):
+            s = sum(t[kind][field] for t in report["threads"])
+            if s != report["summary"][kind][field]:
+                fail("threads' %s.%s sum to %d, summary says %d" % (kind, field, s, report["summary"][kind][field]))
+    print("ok: %s (%d records checked)" % (base, len(spec["lines"])))
+
+
+if __name__ == "__main__":
+    main()
