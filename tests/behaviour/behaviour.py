@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""Behaviour tests: every way out of a process, fork and exec, and bad
+input (environment, output directory, plugin options).  Each case builds a
+small C program (source below, with its expected counts derived in
+comments), runs it, and checks exit status, output and the report(s).
+
+Usage: behaviour.py --bin BUILD/bin CASE     (CASE "list" prints the cases)
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+BIN = None
+TMP = None
+
+# Shared by the programs: sum N int64 ones (7 redundant bytes each) in a
+# function of its own, so every case can count what it loaded.  The sum is
+# also stored to a volatile sink: a call to a pure function whose result is
+# unused is deleted by GCC, and then the optimized program loads nothing.
+PRELUDE = r"""
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int64_t ones[1000];
+volatile int64_t sink;
+__attribute__ ((noinline)) int64_t load_ones (int n)
+{ int64_t s = 0; for (int i = 0; i < n; i++) s += ones[i]; sink = s; return s; }
+static void init (void) { for (int i = 0; i < 1000; i++) ones[i] = 1; }
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+def build(name, body, flags=(), plugin=True):
+    src = os.path.join(TMP, name + ".c")
+    exe = os.path.join(TMP, name + (".inst" if plugin else ".plain"))
+    with open(src, "w") as f:
+        f.write(PRELUDE + body)
+    cc = os.path.join(BIN, "zeroinst-cc") if plugin else "gcc"
+    r = subprocess.run([cc, "-O1", "-fchecking", "-pthread", src, "-o", exe] + list(flags),
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "compile failed:\n" + r.stderr)
+    return exe
+
+
+def run(exe, env=None, out="report", args=()):
+    e = dict(os.environ)
+    e.pop("ZEROINST_OUTPUT", None)
+    if out:
+        e["ZEROINST_OUTPUT"] = os.path.join(TMP, out)
+    e.update(env or {})
+    return subprocess.run([exe] + list(args), capture_output=True, text=True, env=e,
+                          cwd=TMP, timeout=60)
+
+
+def report(out="report"):
+    path = os.path.join(TMP, out, "report.json")
+    check(os.path.exists(path), "no report at " + path)
+    with open(path) as f:
+        return json.load(f)
+
+
+def int_elements(rep):
+    """Elements loaded by load_ones (other loads, such as the stdout pointer
+    that fflush (stdout) reads, are not what the cases count)."""
+    return sum(r["elements"] for r in rep["code"] if r["site"]["function"] == "load_ones")
+
+
+def same_as_plain(name, body, env=None, flags=()):
+    """Build both ways, run both, require identical status and stdout."""
+    plain = run(build(name, body, flags, plugin=False), env, out=None)
+    inst = run(build(name, body, flags), env)
+    check((plain.returncode, plain.stdout) == (inst.returncode, inst.stdout),
+          "instrumented run differs: plain %r %r, instrumented %r %r"
+          % (plain.returncode, plain.stdout, inst.returncode, inst.stdout))
+    return inst
+
+
+# ---------------------------------------------------------------- cases
+
+def case_exit_from_thread():
+    """exit(3) from a second thread while main waits: main loaded 10, the
+    thread 20; both must be in the report, status 3."""
+    r = same_as_plain("exit_thread", r"""
+static void *t (void *a) { load_ones (20); exit (3); }
+int main (void) { init (); load_ones (10); pthread_t th; pthread_create (&th, 0, t, 0);
+  pthread_join (th, 0); return 0; }""")
+    check(r.returncode == 3, "status %d" % r.returncode)
+    rep = report()
+    check(int_elements(rep) == 30, "elements %d, expected 30" % int_elements(rep))
+    check(sum(r["redundant_bytes"] for r in rep["code"] if r["site"]["function"] == "load_ones") == 210,
+          "redundant bytes")
+
+
+def fatal(name, body, sig):
+    r = same_as_plain(name, body)
+    check(r.returncode == -sig, "status %d, expected death by signal %d" % (r.returncode, sig))
+    rep = report()
+    check(int_elements(rep) == 5, "elements %d, expected 5" % int_elements(rep))
+
+
+def case_sigsegv():
+    """A NULL dereference after 5 loads: the report holds the 5, and the
+    process still dies of SIGSEGV."""
+    fatal("segv", r"""
+int *volatile nil;
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
+  return *nil; }""", signal.SIGSEGV)
+
+
+def case_abort():
+    fatal("abort", r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
+  abort (); }""", signal.SIGABRT)
+
+
+def case_sigterm():
+    fatal("term", r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
+  raise (SIGTERM); return 0; }""", signal.SIGTERM)
+
+
+def case_program_handler_kept():
+    """The program's own SIGSEGV handler (installed in main, after the
+    runtime's) runs and the program goes on: behaviour unchanged."""
+    r = same_as_plain("handler", r"""
+#include <setjmp.h>
+static sigjmp_buf env;
+static void h (int s) { siglongjmp (env, 1); }
+int *volatile nil;
+int main (void) { init (); signal (SIGSEGV, h);
+  if (!sigsetjmp (env, 1)) { int x = *nil; printf ("no fault %d\n", x); }
+  else printf ("recovered %lld\n", (long long) load_ones (4));
+  return 0; }""")
+    check(r.returncode == 0 and "recovered 4" in r.stdout, "handler did not run: " + r.stdout)
+    check(int_elements(report()) == 4, "elements")
+
+
+def case_ignored_signal_stays_ignored():
+    """SIGTERM ignored by the parent stays ignored: raise() does nothing."""
+    r = run(build("ignored", r"""
+int main (void) { init (); raise (SIGTERM); printf ("%lld\n", (long long) load_ones (2)); return 0; }"""),
+            env=None)
+    # Run it again with SIGTERM ignored, the way nohup-like parents do.
+    exe = os.path.join(TMP, "ignored.inst")
+    r = subprocess.run(["sh", "-c", "trap '' TERM; exec " + exe], capture_output=True, text=True,
+                       env=dict(os.environ, ZEROINST_OUTPUT=os.path.join(TMP, "report")))
+    check(r.returncode == 0 and r.stdout == "2\n", "status %d out %r" % (r.returncode, r.stdout))
+    check(int_elements(report()) == 2, "elements")
+
+
+def case_fork():
+    """Parent loads 100, forks; the child loads 10 and exits; the parent
+    then loads 5.  Parent report: 105.  Child report (pid appended): 10."""
+    r = same_as_plain("fork", r"""
+int main (void) { init (); load_ones (100); fflush (stdout);
+  pid_t p = fork ();
+  if (p == 0) { printf ("child %lld\n", (long long) load_ones (10)); exit (0); }
+  int st; waitpid (p, &st, 0); printf ("parent %lld\n", (long long) load_ones (5));
+  return WEXITSTATUS (st); }""")
+    check(r.returncode == 0, "status")
+    check(int_elements(report()) == 105, "parent elements %d, expected 105" % int_elements(report()))
+    children = [d for d in glob.glob(os.path.join(TMP, "report-*")) if os.path.isdir(d)]
+    check(len(children) == 1, "child reports: %s" % children)
+    child = report(os.path.basename(children[0]))
+    check(int_elements(child) == 10, "child elements %d, expected 10" % int_elements(child))
+    check(child["pid"] != report()["pid"], "child report has the parent's pid")
+
+
+def case_exec():
+    """5 loads, then execv /bin/echo: the report of the part before exec is
+    written; the new image prints."""
+    r = same_as_plain("exec", r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
+  char *argv[] = { "echo", "replaced", 0 }; execv ("/bin/echo", argv); return 1; }""")
+    check(r.returncode == 0 and r.stdout == "5\nreplaced\n", "out %r" % r.stdout)
+    check(int_elements(report()) == 5, "elements")
+
+
+def case_underscore_exit():
+    """_exit cannot be caught: no report, and nothing else changes."""
+    r = same_as_plain("uexit", r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout); _exit (4); }""")
+    check(r.returncode == 4, "status")
+    check(not os.path.exists(os.path.join(TMP, "report")), "a report appeared after _exit")
+
+
+def case_bad_environment():
+    """Bad values: one line each on stderr naming the valid values; the
+    program's output and status are unchanged and the report is written
+    with the defaults."""
+    body = r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (3)); return 0; }"""
+    env = {"ZEROINST_MODE": "fast", "ZEROINST_TOP": "-3", "ZEROINST_BUFFER": "12abc",
+           "ZEROINST_VERBOSE": "yes"}
+    plain = run(build("badenv", body, plugin=False), env, out=None)
+    r = run(build("badenv", body), env)
+    check((r.returncode, r.stdout) == (plain.returncode, plain.stdout), "program changed")
+    lines = r.stderr.strip().split("\n")
+    check(len(lines) == 4, "expected 4 warnings, got:\n" + r.stderr)
+    check("ZEROINST_MODE='fast'" in r.stderr and "code, data, code,data" in r.stderr, r.stderr)
+    check("ZEROINST_TOP='-3'" in r.stderr and "ZEROINST_BUFFER='12abc'" in r.stderr, r.stderr)
+    check(int_elements(report()) == 3, "elements")
+
+
+def case_unwritable_output():
+    """A report directory that cannot be created: a message on stderr, the
+    program's status and output unchanged."""
+    body = r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (3)); return 7; }"""
+    r = run(build("unwritable", body), {"ZEROINST_OUTPUT": "/proc/zeroinst-cannot-exist/x"}, out=None)
+    check(r.returncode == 7 and r.stdout == "3\n", "program changed: %d %r" % (r.returncode, r.stdout))
+    check("cannot create report directory /proc/zeroinst-cannot-exist/x" in r.stderr, r.stderr)
+
+
+def case_output_pid_pattern():
+    """%p in ZEROINST_OUTPUT is the pid."""
+    exe = build("pidpat", r"""
+int main (void) { init (); printf ("%d\n", (int) getpid ()); load_ones (1); return 0; }""")
+    r = run(exe, {"ZEROINST_OUTPUT": os.path.join(TMP, "out-%p")}, out=None)
+    pid = r.stdout.strip()
+    check(os.path.exists(os.path.join(TMP, "out-" + pid, "report.json")), "no out-" + pid)
+
+
+def case_default_output_dir():
+    """Default: ./zeroinst-<program>-<pid> in the starting directory, even
+    if the program changes directory."""
+    exe = build("defdir", r"""
+int main (void) { init (); printf ("%d\n", (int) getpid ()); chdir ("/"); load_ones (1); return 0; }""")
+    r = run(exe, out=None)
+    pid = r.stdout.strip()
+    check(os.path.exists(os.path.join(TMP, "zeroinst-defdir.inst-" + pid, "summary.txt")),
+          "no default report directory in %s: %s" % (TMP, os.listdir(TMP)))
+
+
+def case_many_threads():
+    """2000 short-lived threads, one after another, each loading 1 value:
+    exact total, one thread row each (plus main)."""
+    r = same_as_plain("many", r"""
+static void *t (void *a) { load_ones (1); return 0; }
+int main (void) { init ();
+  for (int i = 0; i < 2000; i++) { pthread_t th; pthread_create (&th, 0, t, 0); pthread_join (th, 0); }
+  printf ("done\n"); return 0; }""")
+    rep = report()
+    check(int_elements(rep) == 2000, "elements %d" % int_elements(rep))
+    rows = [t for t in rep["threads"] if t["int"]["elements"] == 1]
+    check(len(rows) == 2000, "%d thread rows with one element" % len(rows))
+
+
+def plugin_error(args, *expected):
+    src = os.path.join(TMP, "p.c")
+    with open(src, "w") as f:
+        f.write("int g; int main (void) { return g; }\n")
+    plugin = glob.glob(os.path.join(os.path.dirname(BIN), "lib", "zeroinst", "*", "zeroinst.so"))[0]
+    r = subprocess.run(["gcc", "-fplugin=" + plugin] + args + ["-c", src, "-o", os.path.join(TMP, "p.o")],
+                       capture_output=True, text=True)
+    check(r.returncode != 0, "compiled despite %s" % args)
+    for e in expected:
+        check(e in r.stderr, "%r not in:\n%s" % (e, r.stderr))
+
+
+def case_bad_plugin_options():
+    valid = "valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose"
+    plugin_error(["-fplugin-arg-zeroinst-bogus"], "unknown option", "bogus", valid)
+    plugin_error(["-fplugin-arg-zeroinst-include"], "needs a value", valid)
+    plugin_error(["-fplugin-arg-zeroinst-verbose=3"], "takes no value", valid)
+
+
+def case_wrapper_passthrough():
+    """Queries and preprocessing go straight to the real compiler."""
+    cc = os.path.join(BIN, "zeroinst-cc")
+    for args in (["--version"], ["-dumpversion"], ["-dumpmachine"], ["-print-file-name=libc.so"]):
+        a = subprocess.run([cc] + args, capture_output=True, text=True)
+        b = subprocess.run(["gcc"] + args, capture_output=True, text=True)
+        check((a.returncode, a.stdout) == (b.returncode, b.stdout), "differs for %s" % args)
+    src = os.path.join(TMP, "e.c")
+    with open(src, "w") as f:
+        f.write("#define X 42\nint x = X;\n")
+    a = subprocess.run([cc, "-E", src], capture_output=True, text=True)
+    b = subprocess.run(["gcc", "-E", src], capture_output=True, text=True)
+    check(a.stdout == b.stdout, "-E differs")
+
+
+CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith("case_")}
+
+
+def main():
+    global BIN, TMP
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("case")
+    opt = ap.parse_args()
+    if opt.case == "list":
+        print("\n".join(CASES))
+        return
+    BIN = os.path.abspath(opt.bin)
+    TMP = tempfile.mkdtemp(prefix="zi-beh-")
+    try:
+        CASES[opt.case]()
+        print("ok: " + opt.case)
+    except Failure as e:
+        print("FAIL: %s: %s" % (opt.case, e))
+        sys.exit(1)
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
