@@ -1,0 +1,232 @@
+/* main.c - `zeroinst`, the command-line tool for zeroinst reports.
+
+   Programs built with zeroinst-cc / zeroinst-cxx / zeroinst-fortran write a
+   report directory when they exit (./zeroinst-PROGRAM-PID/ with report.json
+   and summary.txt).  This tool reads those directories:
+
+     zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]
+     zeroinst help [COMMAND]
+     zeroinst --help | --version
+
+   The tool is a table of subcommands (below); adding one (merge, compare,
+   export, ...) means adding a file with its help and run functions and a
+   row here.  Exit status: 0 success, 1 bad input (missing or unreadable
+   report, invalid JSON, not a zeroinst report), 2 usage error.  Errors are
+   one line on stderr, starting with "zeroinst: ".  */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+
+#ifndef ZEROINST_VERSION
+#define ZEROINST_VERSION "unknown"
+#endif
+
+static void help_help (FILE *out);
+static int help_run (int argc, char **argv);
+
+/* The subcommands, in the order `zeroinst --help` lists them.  */
+static const struct command commands[] = {
+  { "show", "print a report: totals, top load sites, data objects, threads", show_help, show_run },
+  { "help", "explain a command, or everything", help_help, help_run },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Print "zeroinst: MESSAGE" on stderr.  */
+void
+tool_error (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fputs ("zeroinst: ", stderr);
+  vfprintf (stderr, fmt, ap);
+  fputc ('\n', stderr);
+  va_end (ap);
+}
+
+/* A usage error of COMMAND (NULL: of the tool itself): one line on stderr
+   pointing at the help, "zeroinst: COMMAND: MESSAGE (see 'zeroinst help
+   COMMAND')".  Returns EXIT_USAGE.  */
+int
+tool_usage_error (const char *command, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fprintf (stderr, "zeroinst: %s%s", command ? command : "", command ? ": " : "");
+  vfprintf (stderr, fmt, ap);
+  if (command)
+    fprintf (stderr, " (see 'zeroinst help %s')\n", command);
+  else
+    fputs (" (see 'zeroinst --help')\n", stderr);
+  va_end (ap);
+  return EXIT_USAGE;
+}
+
+/* The definitions of the metrics, shared by `zeroinst --help` and the
+   help of the commands that print them.  */
+void
+tool_print_metrics (FILE *out)
+{
+  fputs (
+    "Metrics:\n"
+    "  An element is one integer or floating-point scalar the program loaded; a\n"
+    "  vector load of K lanes is K elements, a complex value is two floating\n"
+    "  elements.  Integer and floating-point loads are two kinds, counted apart.\n"
+    "\n"
+    "  redundant bytes  integer element: its zero bytes counted from the most\n"
+    "                   significant byte down (the 4-byte int 0x00000100 has 2);\n"
+    "                   floating element: all its bytes if it is +0.0 or -0.0,\n"
+    "                   else none.\n"
+    "  share            a record's redundant bytes / the program's redundant bytes\n"
+    "                   of the same kind (summary).  The shares of all code sites\n"
+    "                   of a kind add up to 100%: where the redundancy is.\n"
+    "  local            local redundancy: a record's redundant bytes / the bytes it\n"
+    "                   loaded: how wasteful the record's loads are.\n"
+    "  zero             zero fraction: the record's elements that were entirely\n"
+    "                   zero (integer 0, +0.0 or -0.0) / its elements.\n"
+    "  redmap           the parts of the elements that were zero in every element\n"
+    "                   a site loaded: '0' = always zero, 'x' = non-zero seen.\n"
+    "                   Integers: one character per byte, most significant first\n"
+    "                   (\"000x\": every 4-byte value was below 256).\n"
+    "                   Floats: \"S|E|M...\" = sign | exponent | mantissa bytes,\n"
+    "                   most significant first, a partial top byte counting as\n"
+    "                   one (\"0|x|xx00000\": doubles never negative whose low 5\n"
+    "                   mantissa bytes were always zero).\n"
+    "  type             the element type: i8..i128, f16, bf16, f32, f64, f80,\n"
+    "                   f128; \"i32x4\" is a vector load of 4 lanes.\n"
+    "  loads            executed load instructions (a vector load counts once).\n"
+    "\n"
+    "  Data objects (programs run with ZEROINST_MODE=data): per static variable,\n"
+    "  or per heap allocation call path, share and local as above (share of the\n"
+    "  program's redundant bytes of the kind, so objects need not add up to 100%:\n"
+    "  the rest hit the stack or unknown memory), zero elements, \"never loaded\"\n"
+    "  (bytes of the object no instrumented load read) and \"always zero\" (bytes\n"
+    "  read at least once and zero every time), both as % of the object's size.\n",
+    out);
+}
+
+/* `zeroinst --help` and `zeroinst help`.  */
+static void
+print_overview (FILE *out)
+{
+  fputs ("Usage: zeroinst COMMAND [ARGS...]\n"
+         "       zeroinst help [COMMAND]\n"
+         "       zeroinst --help | --version\n"
+         "\n"
+         "Reads the reports that programs built with zeroinst-cc, zeroinst-cxx or\n"
+         "zeroinst-fortran write when they exit: a directory ./zeroinst-PROGRAM-PID/\n"
+         "(or $ZEROINST_OUTPUT) holding report.json and summary.txt.\n"
+         "\n"
+         "Commands:\n",
+         out);
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    fprintf (out, "  %-6s %s\n", commands[i].name, commands[i].summary);
+  fputs ("\n'zeroinst help COMMAND' or 'zeroinst COMMAND --help' explains a command.\n\n", out);
+  tool_print_metrics (out);
+  fputs ("\n"
+         "Exit status:\n"
+         "  0  success\n"
+         "  1  bad input: missing report directory or file, unreadable file,\n"
+         "     invalid JSON, not a zeroinst report or a report missing required keys\n"
+         "  2  usage error: unknown command or option, bad option value\n",
+         out);
+}
+
+/* The command called NAME, or NULL.  */
+static const struct command *
+find_command (const char *name)
+{
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (strcmp (commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+/* "show, help": the command names, for error messages.  */
+static const char *
+command_names (void)
+{
+  static char names[256];
+  names[0] = '\0';
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    {
+      if (i)
+        strncat (names, ", ", sizeof names - strlen (names) - 1);
+      strncat (names, commands[i].name, sizeof names - strlen (names) - 1);
+    }
+  return names;
+}
+
+/* Help of the help command.  */
+static void
+help_help (FILE *out)
+{
+  fputs ("Usage: zeroinst help [COMMAND]\n"
+         "\n"
+         "Without COMMAND: the overview of all commands, the metrics and the exit\n"
+         "status (same as 'zeroinst --help').  With COMMAND: that command's usage,\n"
+         "options and output.\n",
+         out);
+}
+
+/* `zeroinst help [COMMAND]`.  */
+static int
+help_run (int argc, char **argv)
+{
+  if (argc > 2)
+    return tool_usage_error ("help", "too many arguments");
+  if (argc < 2)
+    {
+      print_overview (stdout);
+      return EXIT_OK;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      help_help (stdout);
+      return EXIT_OK;
+    }
+  const struct command *c = find_command (argv[1]);
+  if (!c)
+    return tool_usage_error ("help", "unknown command '%s', commands are: %s", argv[1],
+                             command_names ());
+  c->help (stdout);
+  return EXIT_OK;
+}
+
+/* Flush stdout; a write error (full disk, closed pipe) is bad output, not
+   success.  */
+static int
+finish_output (int status)
+{
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      tool_error ("error writing the output: %s", strerror (errno));
+      return status ? status : EXIT_BAD_INPUT;
+    }
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    return tool_usage_error (NULL, "no command given, commands are: %s", command_names ());
+  const char *name = argv[1];
+  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0)
+    {
+      print_overview (stdout);
+      return finish_output (EXIT_OK);
+    }
+  if (strcmp (name, "--version") == 0 || strcmp (name, "-V") == 0)
+    {
+      printf ("zeroinst %s\n", ZEROINST_VERSION);
+      return finish_output (EXIT_OK);
+    }
+  if (name[0] == '-')
+    return tool_usage_error (NULL, "unknown option '%s'", name);
+  const struct command *c = find_command (name);
+  if (!c)
+    return tool_usage_error (NULL, "unknown command '%s', commands are: %s", name, command_names ());
+  return finish_output (c->run (argc - 1, argv + 1));
+}

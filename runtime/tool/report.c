@@ -1,0 +1,479 @@
+/* report.c - find, parse and check a report.json.
+
+   report_load accepts a report directory (reads DIR/report.json) or the
+   file itself, parses it with jansson and checks it against SPEC §6 before
+   any subcommand looks at it: the "format" must be "zeroinst-report-1",
+   every required key must be there with the right JSON type, and counts
+   must be non-negative integers.  Keys the SPEC does not require (the
+   runtime's "other", "elem_type", "lanes", "sampling", a frame's "inlined",
+   ...) are checked when present and otherwise read as 0 / "" / absent.
+   Unknown keys are ignored, so newer runtimes can add keys.
+
+   Every problem is one line on stderr naming the file and the JSON path of
+   the offending value (e.g. "code[3].site.line"); the caller exits 1.  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "tool.h"
+
+#define REPORT_FORMAT "zeroinst-report-1"
+
+/* What a checked value must be.  */
+enum value_type
+{
+  T_STRING,
+  T_COUNT, /* a non-negative integer */
+  T_OBJECT,
+  T_ARRAY,
+  T_BOOL,
+  T_ANY
+};
+
+/* One key of an object, for check_fields.  */
+struct field
+{
+  const char *key;
+  enum value_type type;
+  int required;
+};
+
+static const struct field totals_fields[] = {
+  { "elements", T_COUNT, 1 },
+  { "bytes", T_COUNT, 1 },
+  { "redundant_bytes", T_COUNT, 1 },
+  { "zero_elements", T_COUNT, 1 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field other_totals_fields[] = {
+  { "loads", T_COUNT, 1 },
+  { "bytes", T_COUNT, 1 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field frame_fields[] = {
+  { "function", T_STRING, 1 },
+  { "file", T_STRING, 0 }, /* frames of uninstrumented code may lack them */
+  { "line", T_COUNT, 0 },
+  { "inlined", T_BOOL, 0 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field site_fields[] = {
+  { "file", T_STRING, 1 },
+  { "line", T_COUNT, 1 },
+  { "column", T_COUNT, 0 },
+  { "function", T_STRING, 1 },
+  { "expr", T_STRING, 0 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field code_fields[] = {
+  { "kind", T_STRING, 1 },
+  { "site", T_OBJECT, 1 },
+  { "elem_type", T_STRING, 0 },
+  { "elem_bytes", T_COUNT, 1 },
+  { "access_bytes", T_COUNT, 1 },
+  { "lanes", T_COUNT, 0 },
+  { "loads", T_COUNT, 1 },
+  { "elements", T_COUNT, 1 },
+  { "bytes", T_COUNT, 1 },
+  { "redundant_bytes", T_COUNT, 1 },
+  { "zero_elements", T_COUNT, 1 },
+  { "redmap", T_STRING, 1 },
+  { "call_path", T_ARRAY, 1 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field other_fields[] = {
+  { "site", T_OBJECT, 1 },
+  { "access_bytes", T_COUNT, 0 },
+  { "loads", T_COUNT, 1 },
+  { "bytes", T_COUNT, 1 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field data_fields[] = {
+  { "kind", T_STRING, 1 },
+  { "object", T_STRING, 1 },
+  { "name", T_STRING, 0 },       /* required for static objects */
+  { "alloc_path", T_ARRAY, 0 },  /* required for heap objects */
+  { "allocations", T_COUNT, 0 },
+  { "size", T_COUNT, 1 },
+  { "bytes", T_COUNT, 1 },
+  { "redundant_bytes", T_COUNT, 1 },
+  { "zero_elements", T_COUNT, 1 },
+  { "never_loaded_bytes", T_COUNT, 1 },
+  { "always_zero_bytes", T_COUNT, 1 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field thread_fields[] = {
+  { "thread", T_COUNT, 1 },
+  { "int", T_OBJECT, 1 },
+  { "float", T_OBJECT, 1 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field summary_fields[] = {
+  { "int", T_OBJECT, 1 },
+  { "float", T_OBJECT, 1 },
+  { "other", T_OBJECT, 0 },
+  { NULL, T_ANY, 0 },
+};
+
+static const struct field root_fields[] = {
+  { "program", T_STRING, 1 },
+  { "pid", T_COUNT, 1 },
+  { "arch", T_STRING, 1 },
+  { "modes", T_ARRAY, 1 },
+  { "sampling", T_ANY, 0 },
+  { "summary", T_OBJECT, 1 },
+  { "threads", T_ARRAY, 1 },
+  { "code", T_ARRAY, 1 },
+  { "other", T_ARRAY, 0 },
+  { "data", T_ARRAY, 0 },
+  { NULL, T_ANY, 0 },
+};
+
+/* Report a problem with the value at WHERE (a JSON path, "" for the top
+   level) in FILE; KEY, if not NULL, is appended to WHERE.  Returns -1.  */
+static int
+check_failed (const char *file, const char *where, const char *key, const char *problem)
+{
+  const char *dot = *where && key ? "." : "";
+  tool_error ("%s: %s%s%s%s%s", file, where, dot, key ? key : "", *where || key ? ": " : "",
+              problem);
+  return -1;
+}
+
+/* Whether V has type T.  */
+static int
+has_type (const json_t *v, enum value_type t)
+{
+  switch (t)
+    {
+    case T_STRING:
+      return json_is_string (v);
+    case T_COUNT:
+      return json_is_integer (v) && json_integer_value (v) >= 0;
+    case T_OBJECT:
+      return json_is_object (v);
+    case T_ARRAY:
+      return json_is_array (v);
+    case T_BOOL:
+      return json_is_boolean (v);
+    case T_ANY:
+      return 1;
+    }
+  return 0;
+}
+
+/* The words for type T in a message.  */
+static const char *
+type_words (enum value_type t)
+{
+  static const char *const words[] = {
+    [T_STRING] = "expected a string",
+    [T_COUNT] = "expected a non-negative integer",
+    [T_OBJECT] = "expected an object",
+    [T_ARRAY] = "expected an array",
+    [T_BOOL] = "expected true or false",
+    [T_ANY] = "",
+  };
+  return words[t];
+}
+
+/* Check that OBJ (at WHERE) is an object holding FIELDS.  */
+static int
+check_fields (const char *file, const char *where, const json_t *obj, const struct field *fields)
+{
+  if (!json_is_object (obj))
+    return check_failed (file, where, NULL, "expected an object");
+  for (const struct field *f = fields; f->key; f++)
+    {
+      const json_t *v = json_object_get (obj, f->key);
+      if (!v)
+        {
+          if (f->required)
+            {
+              char problem[128];
+              snprintf (problem, sizeof problem, "missing key \"%s\"", f->key);
+              return check_failed (file, where, NULL, problem);
+            }
+          continue;
+        }
+      if (!has_type (v, f->type))
+        return check_failed (file, where, f->key, type_words (f->type));
+    }
+  return 0;
+}
+
+/* Check that the string KEY of OBJ (at WHERE) is one of VALUES (NULL-ended).  */
+static int
+check_choice (const char *file, const char *where, const json_t *obj, const char *key,
+              const char *const *values)
+{
+  const char *s = json_str (obj, key);
+  char problem[160];
+  for (const char *const *v = values; *v; v++)
+    if (strcmp (s, *v) == 0)
+      return 0;
+  snprintf (problem, sizeof problem, "unknown value \"%.60s\" (expected \"%s\" or \"%s\")", s,
+            values[0], values[1]);
+  return check_failed (file, where, key, problem);
+}
+
+#define NO_INDEX ((size_t) -1)
+#define PATH_MAX_LEN 256
+
+/* The JSON path of member KEY of the value at WHERE into BUF (PATH_MAX_LEN
+   bytes): "WHERE.KEY", or "WHERE.KEY[INDEX]" unless INDEX is NO_INDEX.
+   Reports nest a few levels deep; a longer path is cut short.  */
+static const char *
+member_path (char *buf, const char *where, const char *key, size_t index)
+{
+  int len = snprintf (buf, PATH_MAX_LEN, "%s%s%s", where, *where ? "." : "", key);
+  if (index != NO_INDEX && len >= 0 && len < PATH_MAX_LEN)
+    snprintf (buf + len, PATH_MAX_LEN - (size_t) len, "[%zu]", index);
+  return buf;
+}
+
+/* Signature of the per-element checks of check_array.  */
+typedef int (*element_check) (const char *file, const char *where, const json_t *elem);
+
+/* Apply CHECK to every element of the array KEY of OBJ (at WHERE), each
+   with its own path "WHERE.KEY[i]".  A missing optional array is fine.  */
+static int
+check_array (const char *file, const char *where, const json_t *obj, const char *key,
+             element_check check)
+{
+  const json_t *arr = json_object_get (obj, key);
+  size_t i;
+  const json_t *elem;
+  json_array_foreach (arr, i, elem)
+    {
+      char path[PATH_MAX_LEN];
+      if (check (file, member_path (path, where, key, i), elem))
+        return -1;
+    }
+  return 0;
+}
+
+/* A call-path or allocation-path frame.  */
+static int
+check_frame (const char *file, const char *where, const json_t *frame)
+{
+  return check_fields (file, where, frame, frame_fields);
+}
+
+/* An element of "modes".  */
+static int
+check_mode (const char *file, const char *where, const json_t *mode)
+{
+  return json_is_string (mode) ? 0 : check_failed (file, where, NULL, "expected a string");
+}
+
+/* The object KEY of OBJ (at WHERE), if present, against FIELDS.  */
+static int
+check_member (const char *file, const char *where, const json_t *obj, const char *key,
+              const struct field *fields)
+{
+  const json_t *v = json_object_get (obj, key);
+  char path[PATH_MAX_LEN];
+  if (!v)
+    return 0;
+  return check_fields (file, member_path (path, where, key, NO_INDEX), v, fields);
+}
+
+static const char *const kind_values[] = { "int", "float", NULL };
+static const char *const object_values[] = { "static", "heap", NULL };
+
+/* A record of "code" (SPEC §6).  */
+static int
+check_code_record (const char *file, const char *where, const json_t *rec)
+{
+  if (check_fields (file, where, rec, code_fields)
+      || check_choice (file, where, rec, "kind", kind_values)
+      || check_member (file, where, rec, "site", site_fields))
+    return -1;
+  return check_array (file, where, rec, "call_path", check_frame);
+}
+
+/* A record of "other": a load that was not analysed.  */
+static int
+check_other_record (const char *file, const char *where, const json_t *rec)
+{
+  return check_fields (file, where, rec, other_fields)
+         || check_member (file, where, rec, "site", site_fields) ? -1 : 0;
+}
+
+/* A record of "data" (SPEC §5): a static object has a name, a heap object
+   an allocation path.  */
+static int
+check_data_record (const char *file, const char *where, const json_t *rec)
+{
+  if (check_fields (file, where, rec, data_fields)
+      || check_choice (file, where, rec, "kind", kind_values)
+      || check_choice (file, where, rec, "object", object_values))
+    return -1;
+  int is_static = strcmp (json_str (rec, "object"), "static") == 0;
+  const char *needed = is_static ? "name" : "alloc_path";
+  if (!json_object_get (rec, needed))
+    {
+      char problem[128];
+      snprintf (problem, sizeof problem, "missing key \"%s\" (%s object)", needed,
+                is_static ? "static" : "heap");
+      return check_failed (file, where, NULL, problem);
+    }
+  return check_array (file, where, rec, "alloc_path", check_frame);
+}
+
+/* An element of "threads".  */
+static int
+check_thread (const char *file, const char *where, const json_t *t)
+{
+  return check_fields (file, where, t, thread_fields)
+         || check_member (file, where, t, "int", totals_fields)
+         || check_member (file, where, t, "float", totals_fields) ? -1 : 0;
+}
+
+/* The "format" key: is this a report this tool reads at all?  */
+static int
+check_format (const char *file, const json_t *root)
+{
+  char problem[200];
+  if (!json_is_object (root))
+    return check_failed (file, "", NULL, "not a zeroinst report (the top level is not a JSON object)");
+  const json_t *format = json_object_get (root, "format");
+  if (!format)
+    return check_failed (file, "", NULL, "not a zeroinst report (no \"format\" key)");
+  if (!json_is_string (format))
+    return check_failed (file, "", "format", "expected a string");
+  if (strcmp (json_string_value (format), REPORT_FORMAT) == 0)
+    return 0;
+  snprintf (problem, sizeof problem, "unsupported report format \"%.80s\" (expected \"%s\")",
+            json_string_value (format), REPORT_FORMAT);
+  return check_failed (file, "", NULL, problem);
+}
+
+/* The whole report, top-down.  */
+static int
+check_report (const char *file, const json_t *root)
+{
+  const json_t *summary = json_object_get (root, "summary");
+  if (check_format (file, root)
+      || check_fields (file, "", root, root_fields)
+      || check_array (file, "", root, "modes", check_mode)
+      || check_member (file, "", root, "summary", summary_fields)
+      || check_member (file, "summary", summary, "int", totals_fields)
+      || check_member (file, "summary", summary, "float", totals_fields)
+      || check_member (file, "summary", summary, "other", other_totals_fields)
+      || check_array (file, "", root, "threads", check_thread)
+      || check_array (file, "", root, "code", check_code_record)
+      || check_array (file, "", root, "other", check_other_record)
+      || check_array (file, "", root, "data", check_data_record))
+    return -1;
+  return 0;
+}
+
+/* The report.json that ARG names: ARG itself, or ARG/report.json when ARG
+   is a directory.  NULL (after a message) when ARG does not exist.  */
+static char *
+report_path (const char *arg)
+{
+  struct stat st;
+  if (stat (arg, &st) != 0)
+    {
+      tool_error ("cannot open '%s': %s", arg, strerror (errno));
+      return NULL;
+    }
+  if (!S_ISDIR (st.st_mode))
+    return strdup (arg);
+  size_t len = strlen (arg);
+  char *path = malloc (len + sizeof "/report.json");
+  if (path)
+    sprintf (path, "%s%sreport.json", arg, len && arg[len - 1] == '/' ? "" : "/");
+  return path;
+}
+
+/* Parse PATH, found in the directory DIR (NULL: named by the user).
+   NULL (after a message) when it cannot be read or is not JSON; jansson's
+   message says what is wrong and where.  */
+static json_t *
+parse_file (const char *path, const char *dir)
+{
+  FILE *f = fopen (path, "r");
+  if (!f)
+    {
+      if (errno == ENOENT && dir)
+        tool_error ("'%s' is not a zeroinst report directory: it has no report.json", dir);
+      else
+        tool_error ("cannot read '%s': %s", path, strerror (errno));
+      return NULL;
+    }
+  json_error_t err;
+  json_t *root = json_loadf (f, 0, &err);
+  fclose (f);
+  if (!root)
+    {
+      if (err.line > 0)
+        tool_error ("%s:%d:%d: invalid JSON: %s", path, err.line, err.column, err.text);
+      else
+        tool_error ("%s: invalid JSON: %s", path, err.text);
+    }
+  return root;
+}
+
+/* Load and check the report in DIR_OR_FILE into OUT.  Returns 0, or -1
+   after a one-line message on stderr.  */
+int
+report_load (const char *dir_or_file, struct report *out)
+{
+  out->root = NULL;
+  out->path = report_path (dir_or_file);
+  if (!out->path)
+    return -1;
+  int is_dir = strcmp (out->path, dir_or_file) != 0;
+  out->root = parse_file (out->path, is_dir ? dir_or_file : NULL);
+  if (!out->root || check_report (out->path, out->root))
+    {
+      report_free (out);
+      return -1;
+    }
+  return 0;
+}
+
+/* Release what report_load allocated.  */
+void
+report_free (struct report *r)
+{
+  json_decref (r->root);
+  free (r->path);
+  r->root = NULL;
+  r->path = NULL;
+}
+
+/* The count KEY of OBJ; 0 when absent.  */
+uint64_t
+json_count (const json_t *obj, const char *key)
+{
+  const json_t *v = json_object_get (obj, key);
+  return json_is_integer (v) && json_integer_value (v) > 0 ? (uint64_t) json_integer_value (v) : 0;
+}
+
+/* The string KEY of OBJ; "" when absent.  */
+const char *
+json_str (const json_t *obj, const char *key)
+{
+  const char *s = json_string_value (json_object_get (obj, key));
+  return s ? s : "";
+}
+
+/* PART as a percentage of WHOLE; 0 when WHOLE is 0.  */
+double
+percent (uint64_t part, uint64_t whole)
+{
+  return whole ? 100.0 * (double) part / (double) whole : 0.0;
+}

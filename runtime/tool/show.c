@@ -1,0 +1,550 @@
+/* show.c - `zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]`
+
+   Prints a report for people, in this order:
+     header         program, pid, architecture, modes, number of threads,
+                    and the sampling setting when the report has one;
+     per kind       (integer, then floating point) the program's totals and
+                    the top N code sites by redundant bytes, each with share,
+                    local redundancy, zero fraction, redmap, element type,
+                    loads, location, function, expression, and its call path
+                    when that has more than one frame (always with --paths);
+     not analysed   the totals and top sites of loads that are no integer or
+                    floating value (the report's "other"; only with --kind all);
+     data objects   per kind, when the report has data-centric records;
+     threads        per-thread totals, when more than one thread ran.
+   The metrics are defined in `zeroinst help show` (tool_print_metrics).
+   Records are ranked here (stable, largest first) rather than trusting the
+   order in the file.  */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+
+#define DEFAULT_TOP 20
+
+/* The two kinds of analysed loads.  */
+struct kind_desc
+{
+  const char *name;       /* as in report.json */
+  const char *title;      /* title of the code section */
+  const char *data_title; /* title of the data section */
+};
+static const struct kind_desc kinds[] = {
+  { "int", "Integer loads", "Data objects: integer loads" },
+  { "float", "Floating-point loads", "Data objects: floating-point loads" },
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+/* The command line of `show`.  */
+struct show_options
+{
+  const char *input; /* report directory or report.json */
+  size_t top;        /* records per section, 0 = all */
+  int kind;          /* index into kinds, -1 = all kinds */
+  int paths;         /* print every call path */
+  int help;          /* --help was given */
+};
+
+/* A record and the value it is ranked by.  */
+struct ranked
+{
+  const json_t *rec;
+  uint64_t value;
+  size_t index; /* position in the file, to keep equal values in order */
+};
+
+/* `zeroinst help show`.  */
+void
+show_help (FILE *out)
+{
+  fputs ("Usage: zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]\n"
+         "\n"
+         "Prints the report in DIR (a report directory, reading DIR/report.json) or\n"
+         "in FILE (a report.json).\n"
+         "\n"
+         "Options:\n"
+         "  --top N       print the N records with the most redundant bytes in each\n"
+         "                section (default 20; 0 prints all)\n"
+         "  --kind K      int, float or all (default): which kinds of loads to print;\n"
+         "                the \"not analysed\" section is printed only with all\n"
+         "  --paths       print the call path of every code site (by default only\n"
+         "                call paths of more than one frame are printed)\n"
+         "  -h, --help    print this help\n"
+         "\n"
+         "Output:\n"
+         "  The header names the program, its pid and architecture, the analysis\n"
+         "  modes and the number of threads.  Then, per kind, the program's\n"
+         "  redundant bytes of all loaded bytes and zero elements of all elements,\n"
+         "  and the top code sites, one per load site and calling context:\n"
+         "\n"
+         "    #1   share  75.00%  local  50.00%  zero  25.00%  redmap 00xx  i32  loads 10\n"
+         "         src/a.c:12:9 in f: a[i]\n"
+         "         call path (innermost first):\n"
+         "           get (src/a.h:3) [inlined]\n"
+         "           f (src/a.c:12)\n"
+         "\n"
+         "  that is: share, local redundancy, zero fraction, redmap, element type\n"
+         "  (\"xN\" for a vector of N lanes) and executed loads; file:line:column,\n"
+         "  function and source expression of the load; the call path from the\n"
+         "  load outwards, \"[inlined]\" marking a frame inlined into the next one.\n"
+         "  Then the loads that were not analysed (aggregate copies and values of\n"
+         "  no integer or floating type), the data objects (when the program ran\n"
+         "  with ZEROINST_MODE=data), and per-thread totals when more than one\n"
+         "  thread ran.  Percentages are rounded to two decimals.\n"
+         "\n",
+         out);
+  tool_print_metrics (out);
+}
+
+/* If argv[*I] is the option NAME ("--top 5" or "--top=5"), set *VALUE,
+   step *I past it and return 1; return 0 if it is another argument, and
+   EXIT_USAGE (after a message) if the value is missing.  */
+static int
+option_value (int argc, char **argv, int *i, const char *name, const char **value)
+{
+  const char *arg = argv[*i];
+  size_t len = strlen (name);
+  if (strncmp (arg, name, len) != 0)
+    return 0;
+  if (arg[len] == '=')
+    {
+      *value = arg + len + 1;
+      return 1;
+    }
+  if (arg[len] != '\0')
+    return 0;
+  if (*i + 1 >= argc)
+    return tool_usage_error ("show", "option '%s' needs a value", name);
+  *value = argv[++*i];
+  return 1;
+}
+
+/* Parse the value of --top.  */
+static int
+parse_top (const char *s, size_t *top)
+{
+  char *end;
+  unsigned long long n = strtoull (s, &end, 10);
+  if (*s < '0' || *s > '9' || *end || n > SIZE_MAX)
+    return tool_usage_error ("show", "--top needs a number of records or 0 for all, not '%s'", s);
+  *top = (size_t) n;
+  return 0;
+}
+
+/* Parse the value of --kind.  */
+static int
+parse_kind (const char *s, int *kind)
+{
+  if (strcmp (s, "all") == 0)
+    {
+      *kind = -1;
+      return 0;
+    }
+  for (size_t k = 0; k < NKINDS; k++)
+    if (strcmp (s, kinds[k].name) == 0)
+      {
+        *kind = (int) k;
+        return 0;
+      }
+  return tool_usage_error ("show", "--kind must be int, float or all, not '%s'", s);
+}
+
+/* Parse the arguments after "show" into OPTS.  Returns 0 or EXIT_USAGE.  */
+static int
+parse_options (int argc, char **argv, struct show_options *opts)
+{
+  *opts = (struct show_options) { NULL, DEFAULT_TOP, -1, 0, 0 };
+  int only_operands = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i], *value;
+      int r;
+      if (only_operands || arg[0] != '-' || arg[1] == '\0')
+        {
+          if (opts->input)
+            return tool_usage_error ("show", "extra argument '%s', show reads one report", arg);
+          opts->input = arg;
+        }
+      else if (strcmp (arg, "--") == 0)
+        only_operands = 1;
+      else if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
+        opts->help = 1;
+      else if (strcmp (arg, "--paths") == 0)
+        opts->paths = 1;
+      else if ((r = option_value (argc, argv, &i, "--top", &value)) != 0)
+        {
+          if (r != 1 || parse_top (value, &opts->top))
+            return EXIT_USAGE;
+        }
+      else if ((r = option_value (argc, argv, &i, "--kind", &value)) != 0)
+        {
+          if (r != 1 || parse_kind (value, &opts->kind))
+            return EXIT_USAGE;
+        }
+      else
+        return tool_usage_error ("show", "unknown option '%s'", arg);
+    }
+  if (!opts->input && !opts->help)
+    return tool_usage_error ("show", "missing report directory or file");
+  return 0;
+}
+
+/* Whether OPTS select kind K.  */
+static int
+kind_selected (const struct show_options *opts, size_t k)
+{
+  return opts->kind < 0 || (size_t) opts->kind == k;
+}
+
+/* Order for qsort: larger value first, then file order.  */
+static int
+compare_ranked (const void *pa, const void *pb)
+{
+  const struct ranked *a = pa, *b = pb;
+  if (a->value != b->value)
+    return a->value > b->value ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The records of array ARR whose "kind" is KIND (NULL: all), ranked by
+   their count KEY.  Sets *N; the result is malloc'd.  */
+static struct ranked *
+rank_records (const json_t *arr, const char *kind, const char *key, size_t *n)
+{
+  struct ranked *out = malloc ((json_array_size (arr) + 1) * sizeof *out);
+  size_t i;
+  const json_t *rec;
+  *n = 0;
+  if (!out)
+    return NULL;
+  json_array_foreach (arr, i, rec)
+    if (!kind || strcmp (json_str (rec, "kind"), kind) == 0)
+      out[(*n)++] = (struct ranked) { rec, json_count (rec, key), i };
+  qsort (out, *n, sizeof *out, compare_ranked);
+  return out;
+}
+
+/* How many of N ranked records a section prints.  */
+static size_t
+shown_count (size_t n, const struct show_options *opts)
+{
+  return opts->top && opts->top < n ? opts->top : n;
+}
+
+/* The line after a section that did not print all its N records, each a
+   THING ("site", "object").  */
+static void
+print_more (size_t shown, size_t n, const char *thing)
+{
+  if (shown < n)
+    printf ("... %zu more %s%s (--top 0 prints all)\n", n - shown, thing, n - shown == 1 ? "" : "s");
+}
+
+/* "redundant bytes: R of B loaded (P%); zero elements: Z of E (Q%)" for
+   a totals object of the summary or of a thread.  */
+static void
+print_totals (const json_t *t)
+{
+  uint64_t bytes = json_count (t, "bytes"), red = json_count (t, "redundant_bytes");
+  uint64_t elems = json_count (t, "elements"), zero = json_count (t, "zero_elements");
+  printf ("redundant bytes: %" PRIu64 " of %" PRIu64 " loaded (%.2f%%); "
+          "zero elements: %" PRIu64 " of %" PRIu64 " (%.2f%%)\n",
+          red, bytes, percent (red, bytes), zero, elems, percent (zero, elems));
+}
+
+/* "     file:line:column in function: expr" for a site; the column and the
+   expression are left out when unknown.  */
+static void
+print_site (const json_t *site)
+{
+  const char *expr = json_str (site, "expr");
+  uint64_t column = json_count (site, "column");
+  printf ("     %s:%" PRIu64, json_str (site, "file"), json_count (site, "line"));
+  if (column)
+    printf (":%" PRIu64, column);
+  printf (" in %s%s%s\n", json_str (site, "function"), *expr ? ": " : "", expr);
+}
+
+/* A call path or allocation path under TITLE, innermost frame first:
+   "function (file:line) [inlined]" per frame.  */
+static void
+print_frames (const char *title, const json_t *frames)
+{
+  size_t i;
+  const json_t *f;
+  printf ("     %s (innermost first):\n", title);
+  json_array_foreach (frames, i, f)
+    {
+      const char *file = json_str (f, "file");
+      uint64_t line = json_count (f, "line");
+      printf ("       %s", json_str (f, "function"));
+      if (*file && line)
+        printf (" (%s:%" PRIu64 ")", file, line);
+      else if (*file)
+        printf (" (%s)", file);
+      if (json_is_true (json_object_get (f, "inlined")))
+        fputs (" [inlined]", stdout);
+      putchar ('\n');
+    }
+}
+
+/* The element type of a code record into BUF: "elem_type", or one made
+   from kind and "elem_bytes" for reports without it; "xN" appended for
+   N > 1 lanes.  */
+static const char *
+type_name (const json_t *rec, char *buf, size_t size)
+{
+  uint64_t elem = json_count (rec, "elem_bytes"), access = json_count (rec, "access_bytes");
+  uint64_t lanes = json_object_get (rec, "lanes") ? json_count (rec, "lanes")
+                   : elem ? access / elem : 1;
+  const char *name = json_str (rec, "elem_type");
+  int len;
+  if (*name)
+    len = snprintf (buf, size, "%s", name);
+  else
+    len = snprintf (buf, size, "%c%" PRIu64, strcmp (json_str (rec, "kind"), "int") ? 'f' : 'i',
+                    8 * elem);
+  if (lanes > 1 && len >= 0 && (size_t) len < size)
+    snprintf (buf + len, size - (size_t) len, "x%" PRIu64, lanes);
+  return buf;
+}
+
+/* Column widths of a list of code sites, so that they line up.  */
+struct columns
+{
+  int redmap;
+  int type;
+};
+
+/* One code site, ranked RANK; KIND_RED is the program's redundant bytes
+   of the record's kind (for the share).  */
+static void
+print_code_record (size_t rank, const json_t *rec, uint64_t kind_red, const struct columns *width,
+                   const struct show_options *opts)
+{
+  uint64_t red = json_count (rec, "redundant_bytes");
+  const json_t *path = json_object_get (rec, "call_path");
+  char type[48];
+  printf ("#%-3zu share %6.2f%%  local %6.2f%%  zero %6.2f%%  redmap %-*s  %-*s  loads %" PRIu64
+          "\n",
+          rank, percent (red, kind_red), percent (red, json_count (rec, "bytes")),
+          percent (json_count (rec, "zero_elements"), json_count (rec, "elements")),
+          width->redmap, json_str (rec, "redmap"), width->type, type_name (rec, type, sizeof type),
+          json_count (rec, "loads"));
+  print_site (json_object_get (rec, "site"));
+  if (json_array_size (path) > 1 || (opts->paths && json_array_size (path) > 0))
+    print_frames ("call path", path);
+}
+
+/* The widest redmap and type among the first N ranked records.  */
+static struct columns
+column_widths (const struct ranked *r, size_t n)
+{
+  struct columns width = { 0, 0 };
+  for (size_t i = 0; i < n; i++)
+    {
+      char type[48];
+      int redmap = (int) strlen (json_str (r[i].rec, "redmap"));
+      int type_len = (int) strlen (type_name (r[i].rec, type, sizeof type));
+      width.redmap = redmap > width.redmap ? redmap : width.redmap;
+      width.type = type_len > width.type ? type_len : width.type;
+    }
+  return width;
+}
+
+/* The section of kind K: the program's totals and its top code sites.  */
+static void
+print_code_section (const json_t *root, size_t k, const struct show_options *opts)
+{
+  const json_t *totals = json_object_get (json_object_get (root, "summary"), kinds[k].name);
+  size_t n;
+  struct ranked *r = rank_records (json_object_get (root, "code"), kinds[k].name,
+                                   "redundant_bytes", &n);
+  size_t shown = shown_count (n, opts);
+  printf ("\n== %s ==\n", kinds[k].title);
+  print_totals (totals);
+  if (n == 0)
+    puts ("(no code sites)");
+  struct columns width = column_widths (r, shown);
+  for (size_t i = 0; i < shown; i++)
+    print_code_record (i + 1, r[i].rec, json_count (totals, "redundant_bytes"), &width, opts);
+  print_more (shown, n, "site");
+  free (r);
+}
+
+/* Loads that were not analysed: totals (from the summary, or summed from
+   the records when the summary has none) and the top sites by bytes.  */
+static void
+print_other_section (const json_t *root, const struct show_options *opts)
+{
+  const json_t *others = json_object_get (root, "other");
+  const json_t *totals = json_object_get (json_object_get (root, "summary"), "other");
+  uint64_t loads = json_count (totals, "loads"), bytes = json_count (totals, "bytes");
+  size_t i, n;
+  const json_t *rec;
+  if (!totals)
+    json_array_foreach (others, i, rec)
+      {
+        loads += json_count (rec, "loads");
+        bytes += json_count (rec, "bytes");
+      }
+  if (loads == 0 && json_array_size (others) == 0)
+    return;
+  struct ranked *r = rank_records (others, NULL, "bytes", &n);
+  size_t shown = shown_count (n, opts);
+  printf ("\n== Not analysed ==\n");
+  printf ("loads: %" PRIu64 ", bytes: %" PRIu64
+          " (aggregate copies and values of no integer or floating type)\n",
+          loads, bytes);
+  for (i = 0; i < shown; i++)
+    {
+      printf ("#%-3zu bytes %" PRIu64 "  loads %" PRIu64, i + 1, json_count (r[i].rec, "bytes"),
+              json_count (r[i].rec, "loads"));
+      if (json_count (r[i].rec, "access_bytes"))
+        printf ("  access %" PRIu64 " bytes", json_count (r[i].rec, "access_bytes"));
+      putchar ('\n');
+      print_site (json_object_get (r[i].rec, "site"));
+    }
+  print_more (shown, n, "site");
+  free (r);
+}
+
+/* One data object, ranked RANK; KIND_RED as for print_code_record.  */
+static void
+print_data_record (size_t rank, const json_t *rec, uint64_t kind_red)
+{
+  uint64_t red = json_count (rec, "redundant_bytes"), size = json_count (rec, "size");
+  uint64_t never = json_count (rec, "never_loaded_bytes");
+  uint64_t always = json_count (rec, "always_zero_bytes");
+  int is_heap = strcmp (json_str (rec, "object"), "heap") == 0;
+  printf ("#%-3zu share %6.2f%%  local %6.2f%%  ", rank, percent (red, kind_red),
+          percent (red, json_count (rec, "bytes")));
+  if (!is_heap)
+    printf ("static %s", json_str (rec, "name"));
+  else if (json_object_get (rec, "allocations"))
+    printf ("heap, %" PRIu64 " allocation%s", json_count (rec, "allocations"),
+            json_count (rec, "allocations") == 1 ? "" : "s");
+  else
+    fputs ("heap", stdout);
+  printf ("  size %" PRIu64 "\n", size);
+  printf ("     loaded %" PRIu64 " bytes: %" PRIu64 " redundant, %" PRIu64 " zero elements\n",
+          json_count (rec, "bytes"), red, json_count (rec, "zero_elements"));
+  printf ("     never loaded %" PRIu64 " of %" PRIu64 " bytes (%.2f%%), always zero %" PRIu64
+          " (%.2f%%)\n",
+          never, size, percent (never, size), always, percent (always, size));
+  if (is_heap)
+    print_frames ("allocated at", json_object_get (rec, "alloc_path"));
+}
+
+/* The data objects of kind K, if the report has any.  */
+static void
+print_data_section (const json_t *root, size_t k, const struct show_options *opts)
+{
+  const json_t *totals = json_object_get (json_object_get (root, "summary"), kinds[k].name);
+  uint64_t kind_red = json_count (totals, "redundant_bytes"), object_red = 0;
+  size_t n;
+  struct ranked *r = rank_records (json_object_get (root, "data"), kinds[k].name,
+                                   "redundant_bytes", &n);
+  if (n == 0)
+    {
+      free (r);
+      return;
+    }
+  for (size_t i = 0; i < n; i++)
+    object_red += r[i].value;
+  size_t shown = shown_count (n, opts);
+  printf ("\n== %s ==\n", kinds[k].data_title);
+  printf ("objects: %zu; their redundant bytes: %" PRIu64 " of the program's %" PRIu64
+          " (%.2f%%)\n",
+          n, object_red, kind_red, percent (object_red, kind_red));
+  for (size_t i = 0; i < shown; i++)
+    print_data_record (i + 1, r[i].rec, kind_red);
+  print_more (shown, n, "object");
+  free (r);
+}
+
+/* Per-thread totals of the selected kinds; only when several threads ran.  */
+static void
+print_threads (const json_t *root, const struct show_options *opts)
+{
+  const json_t *threads = json_object_get (root, "threads");
+  size_t i;
+  const json_t *t;
+  int width = 0;
+  if (json_array_size (threads) < 2)
+    return;
+  json_array_foreach (threads, i, t)
+    {
+      int len = snprintf (NULL, 0, "thread %" PRIu64, json_count (t, "thread"));
+      width = len > width ? len : width;
+    }
+  printf ("\n== Threads ==\n");
+  json_array_foreach (threads, i, t)
+    {
+      char label[32];
+      snprintf (label, sizeof label, "thread %" PRIu64, json_count (t, "thread"));
+      int first = 1;
+      for (size_t k = 0; k < NKINDS; k++)
+        {
+          if (!kind_selected (opts, k))
+            continue;
+          printf ("%-*s  %-6s ", width, first ? label : "", kinds[k].name);
+          print_totals (json_object_get (t, kinds[k].name));
+          first = 0;
+        }
+    }
+}
+
+/* The first lines: what ran, where, how.  */
+static void
+print_header (const json_t *root)
+{
+  const json_t *modes = json_object_get (root, "modes"), *mode;
+  const json_t *sampling = json_object_get (root, "sampling");
+  size_t nthreads = json_array_size (json_object_get (root, "threads")), i;
+  printf ("zeroinst report: %s (pid %" PRIu64 ", %s), modes ", json_str (root, "program"),
+          json_count (root, "pid"), json_str (root, "arch"));
+  json_array_foreach (modes, i, mode)
+    printf ("%s%s", i ? "," : "", json_string_value (mode));
+  if (json_array_size (modes) == 0)
+    fputs ("none", stdout);
+  printf (", %zu thread%s\n", nthreads, nthreads == 1 ? "" : "s");
+  if (json_is_string (sampling))
+    printf ("sampling: %s\n", json_string_value (sampling));
+  else if (sampling && !json_is_null (sampling))
+    {
+      char *text = json_dumps (sampling, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+      printf ("sampling: %s\n", text ? text : "(unprintable)");
+      free (text);
+    }
+}
+
+/* `zeroinst show ...`: returns the exit status.  */
+int
+show_run (int argc, char **argv)
+{
+  struct show_options opts;
+  struct report report;
+  int status = parse_options (argc, argv, &opts);
+  if (status)
+    return status;
+  if (opts.help)
+    {
+      show_help (stdout);
+      return EXIT_OK;
+    }
+  if (report_load (opts.input, &report))
+    return EXIT_BAD_INPUT;
+  print_header (report.root);
+  for (size_t k = 0; k < NKINDS; k++)
+    if (kind_selected (&opts, k))
+      print_code_section (report.root, k, &opts);
+  if (opts.kind < 0)
+    print_other_section (report.root, &opts);
+  for (size_t k = 0; k < NKINDS; k++)
+    if (kind_selected (&opts, k))
+      print_data_section (report.root, k, &opts);
+  print_threads (report.root, &opts);
+  report_free (&report);
+  return EXIT_OK;
+}

@@ -1,0 +1,56 @@
+/* tool.h - shared declarations of the `zeroinst` report tool.
+
+   The tool is a table of subcommands (main.c).  Each subcommand lives in
+   its own file and gets the arguments that follow its name.  Reading and
+   checking report.json is shared (report.c), so every subcommand sees a
+   report that already has the keys and types SPEC §6 requires.  */
+#ifndef ZEROINST_TOOL_H
+#define ZEROINST_TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+/* Exit statuses of every subcommand.  */
+enum
+{
+  EXIT_OK = 0,
+  EXIT_BAD_INPUT = 1, /* missing, unreadable or invalid report */
+  EXIT_USAGE = 2      /* unknown command or option, bad option value */
+};
+
+/* One subcommand: `zeroinst NAME ARGS...`.  */
+struct command
+{
+  const char *name;
+  const char *summary;                  /* one line, for `zeroinst --help` */
+  void (*help) (FILE *out);             /* full help, for `zeroinst help NAME` */
+  int (*run) (int argc, char **argv);   /* argv[0] is NAME; returns the exit status */
+};
+
+/* The subcommands (one per file).  */
+void show_help (FILE *out);
+int show_run (int argc, char **argv);
+
+/* main.c: messages and shared help text.  */
+void tool_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+int tool_usage_error (const char *command, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+void tool_print_metrics (FILE *out);
+
+/* report.c: a loaded, checked report.  */
+struct report
+{
+  char *path; /* the report.json actually read (malloc'd) */
+  json_t *root;
+};
+int report_load (const char *dir_or_file, struct report *out);
+void report_free (struct report *r);
+
+/* report.c: reading values of a checked report.  A missing optional key
+   reads as 0, "" or NULL.  */
+uint64_t json_count (const json_t *obj, const char *key);
+const char *json_str (const json_t *obj, const char *key);
+double percent (uint64_t part, uint64_t whole);
+
+#endif
