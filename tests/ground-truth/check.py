@@ -27,7 +27,20 @@ Options of the whole test:
   zeroinst-plugin-args: A ...  plugin options (instrumented build only),
                                e.g. "exclude=main" for -fplugin-arg-zeroinst-exclude=main
 
+Per-target expectations (cross builds; the target is the first part of the
+plain compiler's -dumpmachine: x86_64, aarch64, riscv64):
+
+  expect: KEYS [aarch64] KEYS [x86_64,riscv64] KEYS
+                               keys after "[T,...]" apply only on those
+                               targets and override the generic ones
+  DIRECTIVE[T,...]: ...        any directive above (expect-total,
+                               expect-lines, expect-records, zeroinst-flags,
+                               ...) only on those targets; it takes
+                               precedence over the generic directive
+                               (expect-total: key by key)
+
 Usage: check.py --bin BUILD/bin SOURCE [--flags F] [--env K=V] [--plugin-arg A]
+                [--plain-cc CROSS-GCC] [--emulator "qemu-aarch64 -L /usr/aarch64-linux-gnu"]
 """
 import argparse
 import json
@@ -47,13 +60,24 @@ def fail(msg):
     sys.exit(1)
 
 
-def compilers(bindir, source):
+def compilers(bindir, source, plain_cc="gcc"):
+    """Plain and instrumenting compiler for SOURCE; the plain C++ and Fortran
+    drivers are derived from the plain C one (aarch64-linux-gnu-gcc-12 ->
+    aarch64-linux-gnu-g++-12, aarch64-linux-gnu-gfortran-12)."""
     ext = os.path.splitext(source)[1]
+    driver = lambda name: re.sub(r"gcc(-[0-9]+)?$", name + r"\1", plain_cc)
     if ext in (".f", ".f90", ".F90"):
-        return "gfortran", os.path.join(bindir, "zeroinst-fortran")
+        return driver("gfortran"), os.path.join(bindir, "zeroinst-fortran")
     if ext in (".cc", ".cpp"):
-        return "g++", os.path.join(bindir, "zeroinst-cxx")
-    return "gcc", os.path.join(bindir, "zeroinst-cc")
+        return driver("g++"), os.path.join(bindir, "zeroinst-cxx")
+    return plain_cc, os.path.join(bindir, "zeroinst-cc")
+
+
+def target_arch(plain_cc):
+    r = subprocess.run([plain_cc, "-dumpmachine"], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("cannot run %s -dumpmachine: %s" % (plain_cc, r.stderr))
+    return r.stdout.strip().split("-")[0]
 
 
 def parse_pair(kv):
@@ -64,43 +88,69 @@ def parse_pair(kv):
     return tuple(kv.split("=", 1))
 
 
-def parse_source(path):
+def for_target(words, arch):
+    """KEY=VALUE words of an expect: line, "[T,...]" sections kept only when
+    they name ARCH; later (target) keys override earlier (generic) ones."""
+    want, mine = {}, True
+    for w in words:
+        m = re.fullmatch(r"\[([\w,]+)\]", w)
+        if m:
+            mine = arch in m.group(1).split(",")
+        elif mine:
+            k, v = parse_pair(w)
+            want[k] = v
+    return want
+
+
+def parse_source(path, arch="x86_64"):
     spec = {"flags": "-O1", "env": {}, "args": [], "lines": [], "totals": [],
             "threads": None, "records": None, "allowed_lines": None, "plugin_args": []}
+    generic, specific = [], []
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             m = re.search(r"(?:^|//|!|\*)\s*(expect|expect-total|expect-threads|expect-records|"
-                          r"expect-lines|zeroinst-flags|zeroinst-env|zeroinst-args|zeroinst-plugin-args):\s*(.*)$", line)
+                          r"expect-lines|zeroinst-flags|zeroinst-env|zeroinst-args|zeroinst-plugin-args)"
+                          r"(?:\[([\w,]+)\])?:\s*(.*)$", line)
             if not m:
                 continue
-            key, val = m.group(1), re.sub(r"\*/\s*$", "", m.group(2)).strip()
-            if key == "expect":
-                spec["lines"].append((lineno, dict(parse_pair(kv) for kv in val.split())))
-            elif key == "expect-total":
-                spec["totals"] += [kv.split("=", 1) for kv in val.split()]
-            elif key == "expect-threads":
-                spec["threads"] = sorted(tuple(int(x) for x in t.split(",")) for t in val.split(";"))
-            elif key == "expect-records":
-                spec["records"] = int(val)
-            elif key == "expect-lines":
-                spec["allowed_lines"] = {int(x) for x in val.split()}
-            elif key == "zeroinst-flags":
-                spec["flags"] = val
-            elif key == "zeroinst-env":
-                spec["env"].update(kv.split("=", 1) for kv in val.split())
-            elif key == "zeroinst-args":
-                spec["args"] = shlex.split(val)
-            elif key == "zeroinst-plugin-args":
-                spec["plugin_args"] = val.split()
+            if m.group(2) is None:
+                generic.append((lineno, m.group(1), m.group(3)))
+            elif arch in m.group(2).split(","):
+                specific.append((lineno, m.group(1), m.group(3)))
+    # A target's own directives are applied last: they win.
+    totals = {}
+    for lineno, key, val in generic + specific:
+        val = re.sub(r"\*/\s*$", "", val).strip()
+        if key == "expect":
+            spec["lines"] = [(n, w) for n, w in spec["lines"] if n != lineno]
+            spec["lines"].append((lineno, for_target(val.split(), arch)))
+        elif key == "expect-total":
+            totals.update(kv.split("=", 1) for kv in val.split())
+            spec["totals"] = list(totals.items())
+        elif key == "expect-threads":
+            spec["threads"] = sorted(tuple(int(x) for x in t.split(",")) for t in val.split(";"))
+        elif key == "expect-records":
+            spec["records"] = int(val)
+        elif key == "expect-lines":
+            spec["allowed_lines"] = {int(x) for x in val.split()}
+        elif key == "zeroinst-flags":
+            spec["flags"] = val
+        elif key == "zeroinst-env":
+            spec["env"].update(kv.split("=", 1) for kv in val.split())
+        elif key == "zeroinst-args":
+            spec["args"] = shlex.split(val)
+        elif key == "zeroinst-plugin-args":
+            spec["plugin_args"] = val.split()
     return spec
 
 
-def build_and_run(compiler, source, flags, exe, env, args, extra=()):
+def build_and_run(compiler, source, flags, exe, env, args, extra=(), emulator=()):
     cmd = [compiler] + shlex.split(flags) + list(extra) + [source, "-o", exe, "-lm"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         fail("compile failed: %s\n%s" % (" ".join(cmd), r.stderr))
-    r = subprocess.run([exe] + args, capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run(list(emulator) + [exe] + args, capture_output=True, text=True, env=env,
+                       timeout=120)
     return r
 
 
@@ -127,22 +177,30 @@ def main():
     ap.add_argument("--extra-flags", default="", help="added to zeroinst-flags")
     ap.add_argument("--env", action="append", default=[])
     ap.add_argument("--plugin-arg", action="append", default=[])
+    ap.add_argument("--plain-cc", default="gcc",
+                    help="plain C compiler, e.g. aarch64-linux-gnu-gcc (C++/Fortran derived)")
+    ap.add_argument("--emulator", default="",
+                    help="run programs through this, e.g. \"qemu-aarch64 -L /usr/aarch64-linux-gnu\"")
     opt = ap.parse_args()
 
     source = os.path.abspath(opt.source)
-    spec = parse_source(source)
+    arch = target_arch(opt.plain_cc)
+    spec = parse_source(source, arch)
     flags = (opt.flags or spec["flags"]) + " -fchecking " + opt.extra_flags
-    plain_cc, zi_cc = compilers(opt.bin, source)
+    plain_cc, zi_cc = compilers(opt.bin, source, opt.plain_cc)
+    emulator = shlex.split(opt.emulator)
     base = os.path.basename(source)
 
     with tempfile.TemporaryDirectory(prefix="zi-gt-") as tmp:
         env = dict(os.environ)
         env.update(spec["env"])
         env.update(kv.split("=", 1) for kv in opt.env)
-        plain = build_and_run(plain_cc, source, flags, os.path.join(tmp, "plain"), env, spec["args"])
+        plain = build_and_run(plain_cc, source, flags, os.path.join(tmp, "plain"), env, spec["args"],
+                              emulator=emulator)
         env["ZEROINST_OUTPUT"] = os.path.join(tmp, "report")
         extra = ["-fplugin-arg-zeroinst-" + a for a in spec["plugin_args"] + opt.plugin_arg]
-        inst = build_and_run(zi_cc, source, flags, os.path.join(tmp, "inst"), env, spec["args"], extra)
+        inst = build_and_run(zi_cc, source, flags, os.path.join(tmp, "inst"), env, spec["args"], extra,
+                             emulator)
         if (plain.returncode, plain.stdout) != (inst.returncode, inst.stdout):
             fail("instrumented run differs from plain run:\nplain (%d): %s\ninstrumented (%d): %s\n%s"
                  % (plain.returncode, plain.stdout, inst.returncode, inst.stdout, inst.stderr))
@@ -192,7 +250,8 @@ def main():
             s = sum(t[kind][field] for t in report["threads"])
             if s != report["summary"][kind][field]:
                 fail("threads' %s.%s sum to %d, summary says %d" % (kind, field, s, report["summary"][kind][field]))
-    print("ok: %s (%d records checked)" % (base, len(spec["lines"])))
+    print("ok: %s (%d records checked%s)" % (base, len(spec["lines"]),
+                                            "" if arch == "x86_64" else ", " + arch))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
    elements of the lane type, so the totals are the same as for scalar
    loads; lanes>=N checks the loads really were vectorized.  Fixed-size
    global arrays with N a multiple of every vector width: no epilogue.
+   riscv64 (rv64gc; GCC 12 cannot vectorize for the V extension): the
+   same elements in scalar loads, lanes=1.
    zeroinst-flags: -O3
    expect-total: int.elements=2048 int.bytes=12288 int.redundant_bytes=9477 int.zero_elements=5
    expect-total: float.elements=1026 float.bytes=8208 float.redundant_bytes=6144 float.zero_elements=768 */
@@ -15,9 +17,9 @@ double x[N];      /* 1.0 when i % 4 == 0, else 0.0: 768 zeros -> 6144 */
 double y[N];      /* 2 * x: main reads y[0] and y[4], both 2.0 */
 
 #define NOINLINE __attribute__ ((noinline))
-NOINLINE int32_t suma (void) { int32_t s = 0; for (int i = 0; i < N; i++) s += a[i]; return s; }  // expect: elements=1024 bytes=4096 redundant_bytes=3076 zero_elements=4 redmap=000x lanes>=4
-NOINLINE int64_t sumb (void) { int64_t s = 0; for (int i = 0; i < N; i++) s += b[i]; return s; }  // expect: elements=1024 bytes=8192 redundant_bytes=6401 zero_elements=1 redmap=000000xx lanes>=2
-NOINLINE void scale (void) { for (int i = 0; i < N; i++) y[i] = x[i] * 2.0; }  // expect: elements=1024 bytes=8192 redundant_bytes=6144 zero_elements=768 redmap=0|x|0000000 lanes>=2
+NOINLINE int32_t suma (void) { int32_t s = 0; for (int i = 0; i < N; i++) s += a[i]; return s; }  // expect: elements=1024 bytes=4096 redundant_bytes=3076 zero_elements=4 redmap=000x lanes>=4 [riscv64] lanes=1
+NOINLINE int64_t sumb (void) { int64_t s = 0; for (int i = 0; i < N; i++) s += b[i]; return s; }  // expect: elements=1024 bytes=8192 redundant_bytes=6401 zero_elements=1 redmap=000000xx lanes>=2 [riscv64] lanes=1
+NOINLINE void scale (void) { for (int i = 0; i < N; i++) y[i] = x[i] * 2.0; }  // expect: elements=1024 bytes=8192 redundant_bytes=6144 zero_elements=768 redmap=0|x|0000000 lanes>=2 [riscv64] lanes=1
 
 int
 main (void)
