@@ -42,6 +42,15 @@ section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char *titl
       fprintf (f, "  loads %llu\n     %s:%u:%u in %s%s%s\n",
                (unsigned long long) zi_counters_loads (s, &rec->c), s->file, s->line, s->column,
                s->function, *s->expr ? ": " : "", s->expr);
+      /* The call path, leaf first, as the predecessors print it.  */
+      for (size_t i = 1; i < rec->path.n; i++)
+        {
+          const struct zi_frame *fr = &rec->path.f[i];
+          fprintf (f, "       <- %s%s%s (%s:%u)\n", fr->function,
+                   fr->omp_region ? " [parallel region]" : "",
+                   rec->path.f[i - 1].inlined ? " [inlined]" : "", *fr->file ? fr->file : "??",
+                   fr->line);
+        }
     }
   if (!shown)
     fputs ("(no loads)\n", f);

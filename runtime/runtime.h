@@ -38,6 +38,59 @@ struct zi_counters {
   uint64_t or_lo, or_hi;   /* OR of all values: zero bits were zero in every element */
 };
 
+struct zi_site_info;
+
+/* table.c: counters keyed by (site slot, calling context).  */
+struct zi_cell {
+  int32_t slot;              /* 0 = empty cell */
+  const void *ctx;           /* struct zi_node *, or NULL */
+  struct zi_counters c;
+};
+struct zi_table {
+  struct zi_cell *cells;
+  size_t mask, count;
+};
+struct zi_counters *zi_table_get (struct zi_table *t, int32_t slot, const void *ctx) ZI_HIDDEN;
+void zi_table_add (struct zi_table *dst, const struct zi_table *src) ZI_HIDDEN;
+void zi_table_free (struct zi_table *t) ZI_HIDDEN;
+
+/* contexts.c: calling-context tree nodes (per thread; never freed).  */
+#define ZI_NODE_FOREIGN   1u   /* a frame of uninstrumented code (pub.fn == NULL) */
+#define ZI_NODE_TRUNCATED 2u   /* ZEROINST_MAX_DEPTH reached: deeper calls fold here */
+struct zi_node {
+  struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
+  struct zi_node *parent;    /* NULL at a thread's root */
+  uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks */
+  uint32_t depth, flags;
+  uint32_t id;               /* report-time numbering */
+  struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
+};
+struct zi_cct;               /* a thread's tree */
+void zi_contexts_init (void) ZI_HIDDEN;
+void zi_contexts_after_fork_child (void) ZI_HIDDEN;
+
+/* symbols.c: one symbolized frame (and the frames GCC inlined into it).  */
+struct zi_frame {
+  const char *function, *file;
+  unsigned line;
+  unsigned inlined : 1, omp_region : 1;
+};
+/* Frames at return address RA (innermost first, inlined ones marked);
+   *N gets their number.  Cached; never NULL.  */
+const struct zi_frame *zi_symbolize (uintptr_t ra, size_t *n) ZI_HIDDEN;
+void zi_symbols_reset (void) ZI_HIDDEN;
+const char *zi_clean_name (const char *name, unsigned *omp_region) ZI_HIDDEN;
+
+/* callpath.c: the full path of a record.  */
+struct zi_frames {
+  size_t n;
+  struct zi_frame *f;        /* innermost first */
+};
+void zi_record_path (const struct zi_site_info *site, const struct zi_node *node,
+                     struct zi_frames *out) ZI_HIDDEN;
+int zi_frames_equal (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
+int zi_frames_cmp (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
+
 /* Totals of one kind.  */
 struct zi_totals {
   uint64_t elements, bytes, redundant_bytes, zero_elements;
@@ -50,6 +103,8 @@ struct zi_config {
   size_t buffer_entries;     /* ZEROINST_BUFFER */
   char *output;              /* ZEROINST_OUTPUT, or NULL for the default */
   int verbose;               /* ZEROINST_VERBOSE */
+  int contexts;              /* ZEROINST_CONTEXTS: 0 = site-only records */
+  unsigned max_depth;        /* ZEROINST_MAX_DEPTH */
 };
 extern struct zi_config zi_config ZI_HIDDEN;
 void zi_read_options (void) ZI_HIDDEN;
@@ -60,6 +115,7 @@ struct zi_site_info {
   enum zi_type type;
   unsigned lanes, access_bytes, line, column;
   char *file, *function, *expr;
+  struct zi_frames frames;        /* the load's frame and its inline chain */
 };
 int32_t zi_site_slot_slow (const struct zi_site *site) ZI_HIDDEN;
 static inline int32_t
@@ -78,8 +134,8 @@ struct zi_thread {
   struct zi_entry **tls;             /* this thread's __zeroinst_buf */
   struct zi_entry *buf[ZI_NTYPES];   /* buffer starts (NULL until first use) */
   size_t capacity;                   /* entries per buffer */
-  struct zi_counters *counters;      /* [slot], NULL after the thread ended */
-  size_t ncounters;
+  struct zi_table counters;          /* (slot, ctx) -> counters; empty after the thread ended */
+  struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   int ended;
   volatile int busy;                 /* inside the runtime (signal re-entry guard) */
@@ -87,19 +143,16 @@ struct zi_thread {
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
-extern struct zi_counters *zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
-extern size_t zi_ended_ncounters ZI_HIDDEN;
+extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
-void zi_counters_add (struct zi_counters **dst, size_t *n, const struct zi_counters *src,
-                      size_t nsrc) ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
 /* analyze.c */
-void zi_analyze (struct zi_thread *t, enum zi_type type, const struct zi_entry *begin,
-                 const struct zi_entry *end) ZI_HIDDEN;
+void zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
+    ZI_HIDDEN;
 void zi_redmap (const struct zi_site_info *site, const struct zi_counters *c,
                 char *out, size_t size) ZI_HIDDEN;
 uint64_t zi_counters_bytes (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
@@ -108,6 +161,7 @@ uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_cou
 /* finish.c: the merged view the writers read.  */
 struct zi_record {
   const struct zi_site_info *site;
+  struct zi_frames path;             /* full call path, innermost first */
   struct zi_counters c;
 };
 struct zi_report {
