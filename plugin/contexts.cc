@@ -5,9 +5,10 @@
    (zeroinst-abi.h) on entry:
 
        parent = __zeroinst_ctx;
-       cached = parent->cache;
-       if (((cached->fn ^ &fn_desc) | (cached->ra ^ return address)) != 0)
-         cached' = __zeroinst_enter (&fn_desc, return address);     -- unlikely
+       ra = return address;
+       cached = parent->cache[((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1)];
+       if (((cached->fn ^ &fn_desc) | (cached->ra ^ ra)) != 0)
+         cached' = __zeroinst_enter (&fn_desc, ra);     -- unlikely
        node = PHI <cached, cached'>;
        __zeroinst_ctx = node;
 
@@ -129,16 +130,28 @@ zi_enter_context (function *fun, bool has_loads)
   gsi_insert_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)), anchor);
   gimple_stmt_iterator gsi = gsi_for_stmt (anchor);
   gimple_seq seq = NULL;
+  tree u = pointer_sized_int_node;
   tree parent = make_ssa_name (ptr_type_node);
   gimple_seq_add_stmt (&seq, gimple_build_assign (parent, zi_t.ctx_var));
-  tree cached = load_field (&seq, parent, offsetof (struct zi_ctx, cache));
-  tree cached_fn = load_field (&seq, cached, offsetof (struct zi_ctx, fn));
-  tree cached_ra = load_field (&seq, cached, offsetof (struct zi_ctx, ra));
   tree ra = make_ssa_name (ptr_type_node);
   gcall *get_ra = gimple_build_call (return_address_fn (), 1, integer_zero_node);
   gimple_call_set_lhs (get_ra, ra);
   gimple_seq_add_stmt (&seq, get_ra);
-  tree u = pointer_sized_int_node;
+  /* way = ((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1), as ZI_CTX_WAY.  */
+  tree ra_u = gimple_convert (&seq, u, ra);
+  tree way = gimple_build (&seq, BIT_AND_EXPR, u,
+                           gimple_build (&seq, BIT_XOR_EXPR, u,
+                                         gimple_build (&seq, RSHIFT_EXPR, u, ra_u,
+                                                       build_int_cst (integer_type_node, 4)),
+                                         ra_u),
+                           build_int_cst (u, ZI_CTX_WAYS - 1));
+  tree slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, parent,
+                            gimple_convert (&seq, sizetype,
+                                            gimple_build (&seq, MULT_EXPR, u, way,
+                                                          build_int_cst (u, sizeof (void *)))));
+  tree cached = load_field (&seq, slot, offsetof (struct zi_ctx, cache));
+  tree cached_fn = load_field (&seq, cached, offsetof (struct zi_ctx, fn));
+  tree cached_ra = load_field (&seq, cached, offsetof (struct zi_ctx, ra));
   tree d1 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_fn),
                           gimple_convert (&seq, u, fn_desc));
   tree d2 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_ra),

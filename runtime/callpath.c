@@ -51,7 +51,9 @@ node_frames (const struct zi_node *cnode)
   struct zi_frames *fr = calloc (1, sizeof *fr);
   if (!fr)
     abort ();
-  if (node->pub.ra)
+  int is_main_node = node->pub.fn && !(node->flags & ZI_NODE_FOREIGN)
+                     && !strcmp (node->pub.fn->name, "main");
+  if (node->pub.ra && !is_main_node)
     {
       size_t n;
       const struct zi_frame *f = zi_symbolize (node->pub.ra, &n);
@@ -68,7 +70,9 @@ node_frames (const struct zi_node *cnode)
             fr->f[fr->n - 1].file = p->pub.fn->file;
         }
     }
-  if (node->parent)
+  /* Nothing above main is reported: do not symbolize the C runtime's
+     start-up frames (that would load libc's debug information).  */
+  if (node->parent && !is_main_node)
     {
       const struct zi_frames *up = node_frames (node->parent);
       append (fr, up->f, up->n);

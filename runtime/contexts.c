@@ -6,6 +6,8 @@
    which looks the node up in the thread's hash table of nodes, creating it
    if needed.
 
+   The cache has ZI_CTX_WAYS entries, direct-mapped by return address.
+
    Entered from instrumented code: the return address lies inside the
    parent's function (its code range, from the unwind tables), and the node
    is the parent's child.  Entered from uninstrumented code (a qsort
@@ -42,9 +44,12 @@
 
 /* A node whose cache never matches: the "fn" of zi_no_match is no
    function descriptor.  */
-static const struct zi_ctx zi_no_match = { &zi_no_match, (const struct zi_fn *) 1, 0 };
+#define NO_MATCH_WAYS { &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match, \
+                        &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match }
+static const struct zi_ctx zi_no_match = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0 };
 /* Where every thread starts.  */
-static const struct zi_ctx zi_unborn = { &zi_no_match, NULL, 0 };
+static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0 };
+_Static_assert (ZI_CTX_WAYS == 8, "NO_MATCH_WAYS lists ZI_CTX_WAYS entries");
 
 __thread const struct zi_ctx *__zeroinst_ctx
     __attribute__ ((tls_model ("initial-exec"), visibility ("default"))) = &zi_unborn;
@@ -177,7 +182,8 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       target = calloc (1, sizeof *target);
       if (!target)
         abort ();
-      target->pub.cache = &zi_no_match;
+      for (int w = 0; w < ZI_CTX_WAYS; w++)
+        target->pub.cache[w] = &zi_no_match;
       target->pub.fn = fn;
       target->pub.ra = ra;
       target->parent = parent;
@@ -277,24 +283,24 @@ foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *f
 const struct zi_ctx *
 __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
 {
-  zi_init ();
-  struct zi_thread *t = zi_thread_self ();
-  struct zi_node *parent = __zeroinst_ctx == &zi_unborn ? NULL : (struct zi_node *) __zeroinst_ctx;
+  const struct zi_ctx *cur = __zeroinst_ctx;
+  if (zi_in_runtime)
+    return cur;                 /* called back from the runtime's own calls */
+  struct zi_node *parent = cur == &zi_unborn ? NULL : (struct zi_node *) cur;
   if (parent && (parent->flags & ZI_NODE_TRUNCATED))
-    return &parent->pub;
-  if (t->busy)
-    return parent ? &parent->pub : &zi_unborn;   /* inside the runtime (signal handler) */
-  t->busy = 1;
+    return cur;
+  zi_init ();
+  zi_in_runtime++;
   struct zi_cct *cct = thread_cct ();
   struct zi_node *node;
   if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
     {
       node = child (cct, parent, fn, ra, 0);
-      parent->pub.cache = &node->pub;
+      parent->pub.cache[ZI_CTX_WAY (ra)] = &node->pub;
     }
   else
     node = foreign_entry (cct, parent, fn, ra);
-  t->busy = 0;
+  zi_in_runtime--;
   return &node->pub;
 }
 

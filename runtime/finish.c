@@ -209,17 +209,16 @@ zi_finish (const char *why)
 {
   zi_init ();
   int from_signal = !strcmp (why, "signal");
-  struct zi_thread *me = zi_thread_self ();
-  if (me->busy)
+  if (zi_in_runtime)
     {
       zi_warn ("report not written: %s inside the runtime", why);
       return;
     }
-  me->busy = 1;
+  zi_in_runtime++;
   if (!lock_for_report (from_signal))
     {
       zi_warn ("report not written: runtime busy in another thread");
-      me->busy = 0;
+      zi_in_runtime--;
       return;
     }
 
@@ -271,5 +270,5 @@ zi_finish (const char *why)
     free (r.records[i].path.f);
   free (r.records);
   free (r.threads);
-  me->busy = 0;
+  zi_in_runtime--;
 }

@@ -91,7 +91,7 @@ static void
 before_fork (void)
 {
   struct zi_thread *t = zi_thread_self ();
-  t->busy = 1;
+  zi_in_runtime++;
   zi_flush_thread (t);
   pthread_mutex_lock (&zi_lock);
 }
@@ -100,7 +100,7 @@ static void
 after_fork_parent (void)
 {
   pthread_mutex_unlock (&zi_lock);
-  zi_thread_self ()->busy = 0;
+  zi_in_runtime--;
 }
 
 static void
@@ -111,12 +111,13 @@ after_fork_child (void)
   zi_threads_after_fork_child ();
   zi_contexts_after_fork_child ();
   zi_symbols_reset ();
-  zi_thread_self ()->busy = 0;
+  zi_in_runtime--;
 }
 
 static void
 init_once (void)
 {
+  zi_in_runtime++;
   zi_pid = getpid ();
   zi_read_options ();
   zi_threads_init ();
@@ -125,6 +126,7 @@ init_once (void)
   atexit (at_exit);
   install_signal_handlers ();
   pthread_atfork (before_fork, after_fork_parent, after_fork_child);
+  zi_in_runtime--;
 }
 
 void

@@ -138,13 +138,17 @@ struct zi_thread {
   struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   int ended;
-  volatile int busy;                 /* inside the runtime (signal re-entry guard) */
   struct zi_thread *next;
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
+/* Non-zero while this thread runs runtime code.  The runtime's own calls
+   may reach instrumented code (a program that defines memset, a signal
+   handler): entry points then return at once, and what such code loads is
+   not recorded.  */
+extern __thread int zi_in_runtime ZI_HIDDEN;
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;

@@ -26,6 +26,7 @@ struct zi_thread *zi_threads;
 struct zi_table zi_ended_counters;
 
 static __thread struct zi_thread *self;
+__thread int zi_in_runtime __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
 static unsigned next_id;
 
@@ -99,15 +100,15 @@ __zeroinst_refill (unsigned type, unsigned need)
 {
   if (type >= ZI_NTYPES)
     abort ();
-  zi_init ();
-  struct zi_thread *t = zi_thread_self ();
-  if (t->busy)
+  if (zi_in_runtime)
     {
       __zeroinst_buf[2 * type] = (struct zi_entry *) scratch;
       __zeroinst_buf[2 * type + 1] = (struct zi_entry *) (scratch + sizeof scratch / sizeof scratch[0]);
       return __zeroinst_buf[2 * type];
     }
-  t->busy = 1;
+  zi_init ();
+  zi_in_runtime++;
+  struct zi_thread *t = zi_thread_self ();
   if (t->ended)
     {
       /* Instrumented code ran after this thread's exit hook (another TLS
@@ -132,7 +133,7 @@ __zeroinst_refill (unsigned type, unsigned need)
   else
     flush_buffer (t, type);
   __zeroinst_buf[2 * type + 1] = (struct zi_entry *) ((char *) t->buf[type] + buffer_bytes (t, type));
-  t->busy = 0;
+  zi_in_runtime--;
   return __zeroinst_buf[2 * type];
 }
 
@@ -191,7 +192,7 @@ static void
 thread_ended (void *arg)
 {
   struct zi_thread *t = arg;
-  t->busy = 1;
+  zi_in_runtime++;
   zi_flush_thread (t);
   pthread_mutex_lock (&zi_lock);
   add_counter_totals (t, t->totals);
@@ -206,7 +207,7 @@ thread_ended (void *arg)
       t->buf[type] = NULL;
       __zeroinst_buf[2 * type] = __zeroinst_buf[2 * type + 1] = NULL;
     }
-  t->busy = 0;
+  zi_in_runtime--;
 }
 
 /* In a forked child only the forking thread exists, and the child reports

@@ -18,13 +18,15 @@
    instrumented function keeps the calling-context node of its activation in
    a local; on entry it looks for it in the parent's one-entry cache
 
-       parent = __zeroinst_ctx;  node = parent->cache;
-       if (node->fn != &fn_desc || node->ra != return address)
-         node = __zeroinst_enter (&fn_desc, return address);
+       parent = __zeroinst_ctx;  node = parent->cache[ZI_CTX_WAY (ra)];
+       if (node->fn != &fn_desc || node->ra != ra)   -- ra: return address
+         node = __zeroinst_enter (&fn_desc, ra);
        __zeroinst_ctx = node;   ...   __zeroinst_ctx = parent;  (at returns)
 
    and stores the node in every entry it appends.  A thread starts at a
-   static "unborn" node whose cache never matches.
+   static "unborn" node whose cache never matches.  The cache is
+   direct-mapped by return address, so a function that calls several
+   others in turn (a tree walk) keeps hitting.
 
    Each load site has one static descriptor (struct zi_site) emitted by the
    plugin into section "zeroinst_sites".  Its address is the site id; the
@@ -68,8 +70,10 @@ struct zi_entry_wide {
 #define zi_entry_bytes(t) (ZI_WIDE_TYPE (t) ? 48u : 32u)
 
 /* The part of a calling-context node that generated code reads.  */
+#define ZI_CTX_WAYS 8
+#define ZI_CTX_WAY(ra) ((((uintptr_t) (ra) >> 4) ^ (uintptr_t) (ra)) & (ZI_CTX_WAYS - 1))
 struct zi_ctx {
-  const struct zi_ctx *cache;   /* the child entered last from here */
+  const struct zi_ctx *cache[ZI_CTX_WAYS];  /* children entered last, by ZI_CTX_WAY (ra) */
   const struct zi_fn *fn;       /* the function of this activation */
   uintptr_t ra;                 /* the return address it was entered with */
 };
