@@ -114,7 +114,15 @@ zi_write_json (const struct zi_report *r, const char *path)
   json_string (f, r->program);
   fprintf (f, ",\n  \"pid\": %d,\n  \"arch\": ", (int) r->pid);
   json_string (f, r->arch);
-  fputs (",\n  \"modes\": [\"code\"],\n  \"sampling\": null,\n  \"summary\": {\n    \"int\": ", f);
+  fputs (",\n  \"modes\": [\"code\"],\n  \"sampling\": ", f);
+  if (zi_config.sample_n)
+    fprintf (f, "{\"analysed_buffers\": %u, \"of_every\": %u, \"buffer_entries\": %zu, "
+                "\"analysed_elements\": %llu, \"discarded_elements\": %llu}",
+             zi_config.sample_k, zi_config.sample_n, zi_config.buffer_entries,
+             (unsigned long long) zi_sampled_entries, (unsigned long long) zi_skipped_entries);
+  else
+    fputs ("null", f);
+  fputs (",\n  \"summary\": {\n    \"int\": ", f);
   json_totals (f, &r->totals[ZI_KIND_INT]);
   fputs (",\n    \"float\": ", f);
   json_totals (f, &r->totals[ZI_KIND_FLOAT]);

@@ -67,6 +67,11 @@ zi_write_summary (const struct zi_report *r, const char *path)
     }
   fprintf (f, "zeroinst report: %s (pid %d, %s), mode code, %zu thread%s\n", r->program,
            (int) r->pid, r->arch, r->nthreads, r->nthreads == 1 ? "" : "s");
+  if (zi_config.sample_n)
+    fprintf (f, "SAMPLED: %u of every %u buffers analysed (%llu elements analysed, %llu "
+                "discarded); counts below are of the analysed elements\n",
+             zi_config.sample_k, zi_config.sample_n, (unsigned long long) zi_sampled_entries,
+             (unsigned long long) zi_skipped_entries);
   section (f, r, ZI_KIND_INT, "Integer loads");
   section (f, r, ZI_KIND_FLOAT, "Floating-point loads");
   const struct zi_totals *o = &r->totals[ZI_KIND_OTHER];

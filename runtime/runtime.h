@@ -104,6 +104,7 @@ struct zi_config {
   char *output;              /* ZEROINST_OUTPUT, or NULL for the default */
   int verbose;               /* ZEROINST_VERBOSE */
   int contexts;              /* ZEROINST_CONTEXTS: 0 = site-only records */
+  unsigned sample_k, sample_n;  /* ZEROINST_SAMPLE=K/N: analyse K of every N buffers (0/0: all) */
   unsigned max_depth;        /* ZEROINST_MAX_DEPTH */
 };
 extern struct zi_config zi_config ZI_HIDDEN;
@@ -137,6 +138,7 @@ struct zi_thread {
   struct zi_table counters;          /* (slot, ctx) -> counters; empty after the thread ended */
   struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
+  uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
   int ended;
   struct zi_thread *next;
 };
@@ -151,6 +153,8 @@ struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
 extern __thread int zi_in_runtime ZI_HIDDEN;
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
+/* Entries analysed and discarded by sampling (all threads).  */
+extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 

@@ -24,6 +24,7 @@ __thread struct zi_entry *__zeroinst_buf[2 * ZI_NTYPES]
 pthread_mutex_t zi_lock = PTHREAD_MUTEX_INITIALIZER;
 struct zi_thread *zi_threads;
 struct zi_table zi_ended_counters;
+uint64_t zi_sampled_entries, zi_skipped_entries;
 
 static __thread struct zi_thread *self;
 __thread int zi_in_runtime __attribute__ ((tls_model ("initial-exec")));
@@ -74,7 +75,9 @@ buffer_bytes (const struct zi_thread *t, unsigned type)
   return t->capacity * zi_entry_bytes (type);
 }
 
-/* Analyse the filled part of T's buffer of class TYPE and empty it.  */
+/* Analyse the filled part of T's buffer of class TYPE and empty it.  With
+   ZEROINST_SAMPLE=K/N only the first K of every N buffers of a class are
+   analysed (bursts of K*ZEROINST_BUFFER loads); the others are discarded.  */
 static void
 flush_buffer (struct zi_thread *t, unsigned type)
 {
@@ -82,7 +85,14 @@ flush_buffer (struct zi_thread *t, unsigned type)
   char *cur = (char *) t->tls[2 * type];
   if (!start || cur < start || cur > start + buffer_bytes (t, type))
     return;
-  zi_analyze (t, (enum zi_type) type, start, cur);
+  uint64_t entries = (uint64_t) (cur - start) / zi_entry_bytes (type);
+  if (zi_config.sample_n && t->flushes[type]++ % zi_config.sample_n >= zi_config.sample_k)
+    __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);
+  else
+    {
+      zi_analyze (t, (enum zi_type) type, start, cur);
+      __atomic_fetch_add (&zi_sampled_entries, entries, __ATOMIC_RELAXED);
+    }
   t->tls[2 * type] = (struct zi_entry *) start;
 }
 
