@@ -302,6 +302,35 @@ def case_bad_plugin_options():
     plugin_error(["-fplugin-arg-zeroinst-verbose=3"], "takes no value", valid)
 
 
+def case_no_loads_still_reports():
+    """A program with no instrumented load (Debian links --as-needed) still
+    writes its (empty) report, with the shared and the static runtime."""
+    src = os.path.join(TMP, "empty.c")
+    with open(src, "w") as f:
+        f.write("int main (void) { return 0; }\n")
+    for static in ("0", "1"):
+        exe = os.path.join(TMP, "empty" + static)
+        r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", src, "-o", exe],
+                           capture_output=True, text=True, env=dict(os.environ, ZEROINST_STATIC=static))
+        check(r.returncode == 0, r.stderr)
+        out = "empty-report" + static
+        run(exe, out=out)
+        check(report(out)["summary"]["int"]["elements"] == 0, "not an empty report")
+
+
+def case_wrapper_plugin_args():
+    """ZEROINST_PLUGIN_ARGS reaches the plugin (verbose prints per-function
+    counts; no-contexts drops the entry code)."""
+    src = os.path.join(TMP, "pa.c")
+    with open(src, "w") as f:
+        f.write(PRELUDE + "int main (void) { init (); return (int) load_ones (3) - 3; }\n")
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O1", "-c", src, "-o", os.path.join(TMP, "pa.o")],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, ZEROINST_PLUGIN_ARGS="verbose no-contexts"))
+    check(r.returncode == 0, r.stderr)
+    check("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed" in r.stderr, r.stderr)
+
+
 def case_wrapper_passthrough():
     """Queries and preprocessing go straight to the real compiler."""
     cc = os.path.join(BIN, "zeroinst-cc")
