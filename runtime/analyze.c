@@ -10,6 +10,7 @@
    One loop body serves all classes: analyze_loop is specialised per class
    by constant arguments from a small table of wrappers.  Counters are kept
    per (site, calling context) in the thread's table.  */
+#include <string.h>
 #include "runtime.h"
 
 static inline unsigned
@@ -26,44 +27,60 @@ int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
 
 /* Entries are zi_entry (32 bytes) or, for the 128-bit classes,
    zi_entry_wide (48 bytes): STRIDE is the size, WIDE says which.  The
-   context is ignored when ZEROINST_CONTEXTS=0.  */
+   context is ignored when ZEROINST_CONTEXTS=0.
+
+   Loads of several sites interleave in a buffer (a sparse matvec reads an
+   index, a value and a vector element per step), so counters are found
+   through a small direct-mapped cache keyed by site address before the
+   thread's hash table; the cache is dropped if the table grows (its cells
+   move).  */
+#define CACHE_WAYS 16
+struct cache_line {
+  const struct zi_site *site;
+  const void *ctx;
+  struct zi_counters *c;
+};
+
 static inline __attribute__ ((always_inline)) void
 analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
               unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
-  const struct zi_site *last_site = NULL;
-  const void *last_ctx = NULL;
-  struct zi_counters *c = NULL;
+  struct cache_line cache[CACHE_WAYS] = { { NULL, NULL, NULL } };
+  size_t table_mask = t->counters.mask;
   const int contexts = zi_config.contexts;
   for (; p < end; p += stride)
     {
       const struct zi_entry *e = (const struct zi_entry *) p;
       const void *ctx = contexts ? e->ctx : NULL;
-      if (e->site != last_site || ctx != last_ctx)
+      struct cache_line *line = &cache[((uintptr_t) e->site >> 4 ^ (uintptr_t) ctx >> 6) & (CACHE_WAYS - 1)];
+      if (__builtin_expect (line->site != e->site || line->ctx != ctx, 0))
         {
-          c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
-          last_site = e->site;
-          last_ctx = ctx;
+          struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
+          if (t->counters.mask != table_mask)
+            {
+              memset (cache, 0, sizeof cache);
+              table_mask = t->counters.mask;
+            }
+          line->site = e->site;
+          line->ctx = ctx;
+          line->c = c;
         }
+      struct zi_counters *c = line->c;
       uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
-      unsigned red;
-      int zero;
+      c->elements++;
       if (is_float)
-        {
-          zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
-          red = zero ? bytes : 0;
-        }
+        /* redundant bytes = zero elements * bytes: derived when the loop ends */
+        c->zero_elements += ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
       else
         {
-          red = int_redundant (lo, hi, bytes);
-          zero = red == bytes;
+          unsigned red = int_redundant (lo, hi, bytes);
+          c->redundant_bytes += red;
+          c->zero_elements += red == bytes;
         }
-      c->elements++;
-      c->redundant_bytes += red;
-      c->zero_elements += zero;
       c->or_lo |= lo;
-      c->or_hi |= hi;
+      if (wide)
+        c->or_hi |= hi;
     }
 }
 
@@ -98,6 +115,15 @@ void
 zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
 {
   analyzers[type] (t, begin, end);
+}
+
+/* Redundant bytes of C: counted for integers; for floats every zero
+   element is redundant in full, so the analysis counts zero elements only.  */
+uint64_t
+zi_counters_redundant (const struct zi_site_info *site, const struct zi_counters *c)
+{
+  const struct zi_type_info *ti = &zi_types[site->type];
+  return ti->kind == ZI_KIND_FLOAT ? c->zero_elements * ti->elem_bytes : c->redundant_bytes;
 }
 
 uint64_t

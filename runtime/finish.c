@@ -92,13 +92,14 @@ output_dir (char *out, size_t size)
     {
       const char *prog = program_path ();
       const char *base = strrchr (prog, '/');
-      snprintf (name, sizeof name, "zeroinst-%s-%d", base ? base + 1 : (*prog ? prog : "program"),
-                (int) pid);
+      if (snprintf (name, sizeof name, "zeroinst-%s-%d",
+                    base ? base + 1 : (*prog ? prog : "program"), (int) pid) >= (int) sizeof name)
+        name[sizeof name - 1] = '\0';
     }
-  if (name[0] == '/')
-    snprintf (out, size, "%s", name);
-  else
-    snprintf (out, size, "%s/%s", start_dir, name);
+  int n = name[0] == '/' ? snprintf (out, size, "%s", name)
+                         : snprintf (out, size, "%s/%s", start_dir, name);
+  if (n < 0 || (size_t) n >= size)
+    out[size - 1] = '\0';    /* too long: mkdir reports it */
 }
 
 static int
@@ -148,6 +149,7 @@ add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab)
       rec->site = zi_site_get (cell->slot);
       zi_record_path (rec->site, cell->ctx, &rec->path);
       rec->c = cell->c;
+      rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
     }
 }
 

@@ -30,7 +30,9 @@ struct zi_type_info {
 extern const struct zi_type_info zi_types[ZI_NTYPES] ZI_HIDDEN;
 const char *zi_kind_name (enum zi_kind kind) ZI_HIDDEN;
 
-/* Per-site, per-thread counters, indexed by site slot.  */
+/* Per-site, per-context, per-thread counters.  redundant_bytes is 0 for
+   floating sites in the tables (zi_counters_redundant derives it); records
+   (finish.c) carry the derived value.  */
 struct zi_counters {
   uint64_t elements;
   uint64_t redundant_bytes;
@@ -164,6 +166,7 @@ void zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, cons
 void zi_redmap (const struct zi_site_info *site, const struct zi_counters *c,
                 char *out, size_t size) ZI_HIDDEN;
 uint64_t zi_counters_bytes (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
+uint64_t zi_counters_redundant (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 
 /* finish.c: the merged view the writers read.  */

@@ -180,7 +180,7 @@ add_counter_totals (const struct zi_thread *t, struct zi_totals *out)
       struct zi_totals *k = &out[zi_types[s->type].kind];
       k->elements += cell->c.elements;
       k->bytes += zi_counters_bytes (s, &cell->c);
-      k->redundant_bytes += cell->c.redundant_bytes;
+      k->redundant_bytes += zi_counters_redundant (s, &cell->c);
       k->zero_elements += cell->c.zero_elements;
     }
 }
