@@ -22,11 +22,14 @@
 
        lo_i, hi_i, addr_i   = raw bits and address of lane i
        c  = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
-       if ((u64) c + 32K > (u64) e)          -- unlikely
+       if ((u64) c + S*K > (u64) e)          -- unlikely; S = entry size of T
          c' = __zeroinst_refill (T, K);
        c'' = PHI <c, c'>
-       c''[i] = { &site, addr_i, lo_i, hi_i }  for i < K  (hi only for 128-bit)
-       __zeroinst_buf[2T] = c'' + 32K;
+       c''[i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
+       __zeroinst_buf[2T] = c'' + S*K;
+
+   node is the calling-context node of the function's activation
+   (contexts.cc), or 0 with -fplugin-arg-zeroinst-no-contexts.
 
    The value comes from the load's own result, never from a second read of
    memory (volatile, atomics, races).  Entry stores use a private 64-bit
@@ -344,75 +347,89 @@ append_point (gimple *stmt, gimple_stmt_iterator *gsi)
 
 /* Out-of-line mode: one __zeroinst_record call per element after GSI.  */
 static void
-emit_record_calls (gimple_stmt_iterator *gsi, tree site, struct zi_lane *lanes,
+emit_record_calls (gimple_stmt_iterator *gsi, tree site, tree ctx, struct zi_lane *lanes,
                    unsigned n, gimple_seq seq)
 {
   for (unsigned i = 0; i < n; i++)
     {
-      gcall *call = gimple_build_call (zi_t.record_fn, 4, site, lanes[i].addr, lanes[i].lo,
+      gcall *call = gimple_build_call (zi_t.record_fn, 5, site, ctx, lanes[i].addr, lanes[i].lo,
                                        lanes[i].hi ? lanes[i].hi : build_zero_cst (zi_t.u64));
       gimple_seq_add_stmt (&seq, call);
     }
   gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
 }
 
+/* After *GSI (the end of a fast-path computation), branch to CALL when
+   "LHS CODE RHS" holds (unlikely).  Returns the PHI of FAST (fast path) and
+   CALL's result (same type), and sets *JOIN to the start of the join
+   block, before its first statement.  */
+tree
+zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree rhs,
+                 gcall *call, tree fast, gimple_stmt_iterator *join)
+{
+  basic_block then_bb, join_bb;
+  gimple_stmt_iterator cond_gsi
+      = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
+  gcond *cond = gimple_build_cond (code, lhs, rhs, NULL_TREE, NULL_TREE);
+  gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
+  basic_block cond_bb = gimple_bb (cond);
+
+  tree slow = make_ssa_name (TREE_TYPE (fast));
+  gimple_call_set_lhs (call, slow);
+  gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
+  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
+
+  tree merged = make_ssa_name (TREE_TYPE (fast));
+  gphi *phi = create_phi_node (merged, join_bb);
+  add_phi_arg (phi, fast, find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, slow, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
+  *join = gsi_after_labels (join_bb);
+  return merged;
+}
+
 /* Inline mode: the append described in the file comment.  SEQ already
-   computes SITE_U64 and LANES; it is inserted after GSI.  */
+   computes SITE_U64, CTX_U64 and LANES; it is inserted after GSI.  */
 static void
 emit_inline_append (gimple_stmt_iterator *gsi, const struct zi_load *l, tree site_u64,
-                    struct zi_lane *lanes, gimple_seq seq)
+                    tree ctx_u64, struct zi_lane *lanes, gimple_seq seq)
 {
-  unsigned k = l->lanes;
+  unsigned k = l->lanes, size = zi_entry_bytes (l->type);
   tree cur = make_ssa_name (zi_t.u64_ptr);
   /* cur and end are read through volatile references (buf_slot).  */
   gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
   tree end = make_ssa_name (zi_t.u64_ptr);
   gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
   tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
-                            build_int_cst (zi_t.u64, k * ZI_ENTRY_BYTES));
+                            build_int_cst (zi_t.u64, k * size));
   tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
   gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
 
-  basic_block then_bb, join_bb;
-  gimple_stmt_iterator cond_gsi
-      = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
-  gcond *cond = gimple_build_cond (GT_EXPR, need, end_u64, NULL_TREE, NULL_TREE);
-  gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
-  basic_block cond_bb = gimple_bb (cond);
-
-  tree refilled = make_ssa_name (zi_t.u64_ptr);
   gcall *call = gimple_build_call (zi_t.refill_fn, 2,
                                    build_int_cst (unsigned_type_node, l->type),
                                    build_int_cst (unsigned_type_node, k));
-  gimple_call_set_lhs (call, refilled);
-  gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
-  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
-
-  tree slot = make_ssa_name (zi_t.u64_ptr);
-  gphi *phi = create_phi_node (slot, join_bb);
-  add_phi_arg (phi, cur, find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
-  add_phi_arg (phi, refilled, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
+  gimple_stmt_iterator join;
+  tree slot = zi_guarded_call (gsi, GT_EXPR, need, end_u64, call, cur, &join);
 
   gimple_seq stores = NULL;
   for (unsigned i = 0; i < k; i++)
     {
-      unsigned base = i * ZI_ENTRY_BYTES;
+      unsigned base = i * size;
       gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base), site_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), lanes[i].addr));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].lo));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), ctx_u64));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].addr));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 24), lanes[i].lo));
       if (lanes[i].hi)
-        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 24), lanes[i].hi));
+        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 32), lanes[i].hi));
     }
   tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot,
-                            size_int (k * ZI_ENTRY_BYTES));
+                            size_int (k * size));
   gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
-  gimple_stmt_iterator join_gsi = gsi_after_labels (join_bb);
-  gsi_insert_seq_before (&join_gsi, stores, GSI_SAME_STMT);
+  gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
 }
 
-/* Instrument the load L.  */
+/* Instrument the load L; NODE is the activation's context (or NULL).  */
 static void
-instrument_load (const struct zi_load *l)
+instrument_load (const struct zi_load *l, tree node)
 {
   gimple_stmt_iterator gsi;
   if (!append_point (l->stmt, &gsi))
@@ -422,15 +439,15 @@ instrument_load (const struct zi_load *l)
   auto_vec<struct zi_lane, 8> lanes;
   lanes.safe_grow (l->lanes);
   build_lanes (&seq, l, lanes.address ());
-  location_t loc = gimple_location (l->stmt);
+  tree ctx = node ? node : build_zero_cst (ptr_type_node);
   if (zi_opts.out_of_line)
     {
-      gimple_seq_set_location (seq, loc);
-      emit_record_calls (&gsi, site, lanes.address (), l->lanes, seq);
+      emit_record_calls (&gsi, site, ctx, lanes.address (), l->lanes, seq);
       return;
     }
   tree site_u64 = gimple_convert (&seq, zi_t.u64, site);
-  emit_inline_append (&gsi, l, site_u64, lanes.address (), seq);
+  tree ctx_u64 = gimple_convert (&seq, zi_t.u64, ctx);
+  emit_inline_append (&gsi, l, site_u64, ctx_u64, lanes.address (), seq);
 }
 
 /* Entry point for one function: collect loads first (rewriting splits
@@ -449,15 +466,16 @@ zi_instrument_function (function *fun)
         if (describe_load (gsi_stmt (gsi), &l))
           loads.safe_push (l);
       }
-  if (loads.is_empty ())
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
+  tree node = zi_enter_context (fun, !loads.is_empty ());
+  if (loads.is_empty () && !node)
     return 0;
 
   struct zi_stats stats = { 0, 0, 0 };
-  free_dominance_info (CDI_DOMINATORS);
-  free_dominance_info (CDI_POST_DOMINATORS);
   for (unsigned i = 0; i < loads.length (); i++)
     {
-      instrument_load (&loads[i]);
+      instrument_load (&loads[i], node);
       stats.loads++;
       stats.elements += loads[i].lanes;
       stats.other += loads[i].type == ZI_OTHER;

@@ -33,38 +33,56 @@ site_location (gimple *stmt)
   return DECL_SOURCE_LOCATION (current_function_decl);
 }
 
-/* The function whose source holds STMT: the innermost inlined function in
-   STMT's lexical block chain, else the current function.  */
-static tree
-site_function (gimple *stmt)
+/* One frame of a site's inline chain: a function and a location in it.  */
+struct zi_frame {
+  tree fn;
+  location_t loc;
+};
+
+/* The frames between STMT and the function it was compiled into, from
+   STMT's lexical block chain: frame 0 is the function whose source holds
+   STMT (the innermost inlined callee, or the current function) at LOC;
+   each further frame is the function that frame was inlined into, at the
+   call site GCC inlined it from (BLOCK_SOURCE_LOCATION).  The last frame
+   is always current_function_decl.  */
+static void
+inline_chain (gimple *stmt, location_t loc, auto_vec<struct zi_frame> *frames)
 {
-  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
-       b = BLOCK_SUPERCONTEXT (b))
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK; b = BLOCK_SUPERCONTEXT (b))
     {
       tree origin = block_ultimate_origin (b);
-      if (origin && TREE_CODE (origin) == FUNCTION_DECL)
-        return origin;
+      if (origin && TREE_CODE (origin) == FUNCTION_DECL && inlined_function_outer_scope_p (b))
+        {
+          frames->safe_push ({ origin, loc });
+          loc = BLOCK_SOURCE_LOCATION (b);
+        }
     }
-  return current_function_decl;
+  frames->safe_push ({ current_function_decl, loc });
 }
 
 /* Name of FNDECL as the user wrote it: printable name with GCC's clone
-   suffixes (.constprop.N, .isra.N, .part.N, .cold, ...) removed.  Returns a
-   GC-independent, xstrdup-ed string.  */
+   suffixes (.constprop.N, .isra.N, .part.N, .cold, ...) removed, and an
+   OpenMP outlined body "f._omp_fn.N" shown as "f" (*FLAGS gets
+   ZI_FN_OMP_REGION; FLAGS may be NULL).  Returns an xstrdup-ed string.  */
 const char *
-zi_source_function_name (tree fndecl)
+zi_source_function_name (tree fndecl, unsigned *flags)
 {
   const char *name = lang_hooks.decl_printable_name (fndecl, 1);
   char *copy = xstrdup (name ? name : "?");
   static const char *const suffixes[] = {
-    ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
+    "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
     ".clone", ".specialized", ".simdclone", NULL
   };
+  if (flags)
+    *flags = 0;
   for (int i = 0; suffixes[i]; i++)
     {
       char *p = strstr (copy, suffixes[i]);
-      if (p)
-        *p = '\0';
+      if (!p)
+        continue;
+      if (i == 0 && flags)
+        *flags |= ZI_FN_OMP_REGION;
+      *p = '\0';
     }
   return copy;
 }
@@ -266,33 +284,12 @@ string_cst (const char *s)
   return build_string_literal (strlen (s) + 1, s);
 }
 
-/* Build, emit and return the address (as a tree of pointer type) of a new
-   site descriptor for STMT, which loads REF (may be NULL_TREE for atomic
-   builtins) as LANES elements of class TYPE, ACCESS_BYTES in all.  */
-tree
-zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
-              unsigned access_bytes)
+/* A static, non-public, initialized variable of TYPE in SECTION (or the
+   default section if NULL), emitted with this unit; returns its address.  */
+static tree
+emit_static (const char *name, tree type, tree init, const char *section)
 {
-  expanded_location xloc = expand_location (site_location (stmt));
-  tree fields = TYPE_FIELDS (zi_t.site_type);
-  tree f_slot = fields, f_type = DECL_CHAIN (f_slot), f_lanes = DECL_CHAIN (f_type),
-       f_access = DECL_CHAIN (f_lanes), f_line = DECL_CHAIN (f_access),
-       f_col = DECL_CHAIN (f_line), f_file = DECL_CHAIN (f_col),
-       f_fn = DECL_CHAIN (f_file), f_expr = DECL_CHAIN (f_fn);
-
-  vec<constructor_elt, va_gc> *v = NULL;
-  CONSTRUCTOR_APPEND_ELT (v, f_slot, build_int_cst (TREE_TYPE (f_slot), 0));
-  CONSTRUCTOR_APPEND_ELT (v, f_type, build_int_cst (TREE_TYPE (f_type), type));
-  CONSTRUCTOR_APPEND_ELT (v, f_lanes, build_int_cst (TREE_TYPE (f_lanes), lanes));
-  CONSTRUCTOR_APPEND_ELT (v, f_access, build_int_cst (TREE_TYPE (f_access), access_bytes));
-  CONSTRUCTOR_APPEND_ELT (v, f_line, build_int_cst (TREE_TYPE (f_line), xloc.line));
-  CONSTRUCTOR_APPEND_ELT (v, f_col, build_int_cst (TREE_TYPE (f_col), xloc.column));
-  CONSTRUCTOR_APPEND_ELT (v, f_file, string_cst (xloc.file ? xloc.file : "unknown"));
-  CONSTRUCTOR_APPEND_ELT (v, f_fn, string_cst (zi_source_function_name (site_function (stmt))));
-  CONSTRUCTOR_APPEND_ELT (v, f_expr, string_cst (ref_text (ref)));
-
-  tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
-                          create_tmp_var_name ("__zeroinst_site"), zi_t.site_type);
+  tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL, create_tmp_var_name (name), type);
   TREE_STATIC (decl) = 1;
   TREE_PUBLIC (decl) = 0;
   TREE_ADDRESSABLE (decl) = 1;
@@ -300,11 +297,102 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
   DECL_ARTIFICIAL (decl) = 1;
   DECL_IGNORED_P (decl) = 1;
   DECL_USER_ALIGN (decl) = 1;
-  SET_DECL_ALIGN (decl, TYPE_ALIGN (zi_t.site_type));
-  DECL_INITIAL (decl) = build_constructor (zi_t.site_type, v);
-  TREE_CONSTANT (DECL_INITIAL (decl)) = 1;
-  TREE_STATIC (DECL_INITIAL (decl)) = 1;
-  set_decl_section_name (decl, ZI_SITE_SECTION);
+  SET_DECL_ALIGN (decl, TYPE_ALIGN (type));
+  DECL_INITIAL (decl) = init;
+  TREE_CONSTANT (init) = 1;
+  TREE_STATIC (init) = 1;
+  if (section)
+    set_decl_section_name (decl, section);
   varpool_node::finalize_decl (decl);
   return build_fold_addr_expr (decl);
+}
+
+/* The FIELD_DECLs of record TYPE, in order, into F[0..N).  */
+static void
+fields_of (tree type, tree *f, unsigned n)
+{
+  tree x = TYPE_FIELDS (type);
+  for (unsigned i = 0; i < n; i++, x = DECL_CHAIN (x))
+    f[i] = x;
+}
+
+/* A static array of struct zi_inline_frame for FRAMES[1..], or a null
+   pointer when nothing was inlined.  */
+static tree
+inline_frames_array (const auto_vec<struct zi_frame> &frames)
+{
+  tree ptr_type = build_pointer_type (zi_t.inline_frame_type);
+  if (frames.length () < 2)
+    return build_int_cst (ptr_type, 0);
+  tree f[4];
+  fields_of (zi_t.inline_frame_type, f, 4);
+  vec<constructor_elt, va_gc> *elts = NULL;
+  for (unsigned i = 1; i < frames.length (); i++)
+    {
+      expanded_location x = expand_location (frames[i].loc);
+      unsigned flags;
+      const char *name = zi_source_function_name (frames[i].fn, &flags);
+      vec<constructor_elt, va_gc> *v = NULL;
+      CONSTRUCTOR_APPEND_ELT (v, f[0], string_cst (name));
+      CONSTRUCTOR_APPEND_ELT (v, f[1], string_cst (x.file ? x.file : "unknown"));
+      CONSTRUCTOR_APPEND_ELT (v, f[2], build_int_cst (TREE_TYPE (f[2]), x.line));
+      CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), flags));
+      CONSTRUCTOR_APPEND_ELT (elts, size_int (i - 1), build_constructor (zi_t.inline_frame_type, v));
+    }
+  tree array_type = build_array_type_nelts (zi_t.inline_frame_type, frames.length () - 1);
+  tree addr = emit_static ("__zeroinst_inl", array_type, build_constructor (array_type, elts), NULL);
+  return fold_convert (ptr_type, addr);
+}
+
+/* Build, emit and return the address (as a tree of pointer type) of a new
+   site descriptor for STMT, which loads REF (may be NULL_TREE for atomic
+   builtins) as LANES elements of class TYPE, ACCESS_BYTES in all.  */
+tree
+zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
+              unsigned access_bytes)
+{
+  location_t loc = site_location (stmt);
+  expanded_location xloc = expand_location (loc);
+  auto_vec<struct zi_frame> frames;
+  inline_chain (stmt, loc, &frames);
+  unsigned flags;
+  const char *function = zi_source_function_name (frames[0].fn, &flags);
+
+  tree f[12];
+  fields_of (zi_t.site_type, f, 12);
+  vec<constructor_elt, va_gc> *v = NULL;
+  CONSTRUCTOR_APPEND_ELT (v, f[0], build_int_cst (TREE_TYPE (f[0]), 0));
+  CONSTRUCTOR_APPEND_ELT (v, f[1], build_int_cst (TREE_TYPE (f[1]), type));
+  CONSTRUCTOR_APPEND_ELT (v, f[2], build_int_cst (TREE_TYPE (f[2]), lanes));
+  CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), access_bytes));
+  CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), xloc.line));
+  CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), xloc.column));
+  CONSTRUCTOR_APPEND_ELT (v, f[6], string_cst (xloc.file ? xloc.file : "unknown"));
+  CONSTRUCTOR_APPEND_ELT (v, f[7], string_cst (function));
+  CONSTRUCTOR_APPEND_ELT (v, f[8], string_cst (ref_text (ref)));
+  CONSTRUCTOR_APPEND_ELT (v, f[9], build_int_cst (TREE_TYPE (f[9]), frames.length () - 1));
+  CONSTRUCTOR_APPEND_ELT (v, f[10], build_int_cst (TREE_TYPE (f[10]), flags));
+  CONSTRUCTOR_APPEND_ELT (v, f[11], inline_frames_array (frames));
+  return emit_static ("__zeroinst_site", zi_t.site_type, build_constructor (zi_t.site_type, v),
+                      ZI_SITE_SECTION);
+}
+
+/* The function descriptor (struct zi_fn) of the current function.  */
+tree
+zi_make_fn_desc (void)
+{
+  expanded_location x = expand_location (DECL_SOURCE_LOCATION (current_function_decl));
+  unsigned flags;
+  const char *name = zi_source_function_name (current_function_decl, &flags);
+  tree f[5];
+  fields_of (zi_t.fn_type, f, 5);
+  vec<constructor_elt, va_gc> *v = NULL;
+  CONSTRUCTOR_APPEND_ELT (v, f[0], fold_convert (ptr_type_node,
+                                                 build_fold_addr_expr (current_function_decl)));
+  CONSTRUCTOR_APPEND_ELT (v, f[1], string_cst (name));
+  CONSTRUCTOR_APPEND_ELT (v, f[2], string_cst (x.file ? x.file : "unknown"));
+  CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), x.line));
+  CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), flags));
+  return emit_static ("__zeroinst_fn", zi_t.fn_type, build_constructor (zi_t.fn_type, v),
+                      ZI_FN_SECTION);
 }

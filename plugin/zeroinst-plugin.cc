@@ -12,6 +12,8 @@
      exclude=PATTERNS   do not instrument functions matching PATTERNS
                         (applied after include)
      verbose            print per-function load counts on stderr
+     no-contexts        do not track calling contexts (no code at function
+                        entry and exit; records are per site only)
 
    An unknown option or a malformed value is a compile error that lists the
    valid options.  The pass ("zeroinst") runs just before "optimized", after
@@ -31,11 +33,11 @@ struct zi_trees zi_t;
 static struct plugin_info zi_plugin_info = {
   "1.0",
   "zeroinst: instruments every load for redundant-zero profiling.\n"
-  "options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose"
+  "options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts"
 };
 
 static const char *const valid_keys =
-    "out-of-line, include=PATTERNS, exclude=PATTERNS, verbose";
+    "out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts";
 
 /* Push a FIELD_DECL named NAME of TYPE onto *CHAIN.  finish_builtin_struct
    reverses the chain, so fields are pushed in declaration order.  */
@@ -47,25 +49,74 @@ push_field (tree *chain, const char *name, tree type)
   *chain = f;
 }
 
-/* The RECORD_TYPE of struct zi_site, field for field.  */
 static tree
-build_site_type (void)
+u_type (unsigned bits)
+{
+  return build_nonstandard_integer_type (bits, 1);
+}
+
+static tree
+const_string_type (void)
+{
+  return build_pointer_type (build_qualified_type (char_type_node, TYPE_QUAL_CONST));
+}
+
+/* Finish a record from CHAIN and check it has the size of its C twin.  */
+static tree
+finish_record (const char *name, tree chain, size_t expected_size)
 {
   tree rec = lang_hooks.types.make_type (RECORD_TYPE);
-  tree chain = NULL_TREE;
-  tree cstr = build_pointer_type (build_qualified_type (char_type_node, TYPE_QUAL_CONST));
-  push_field (&chain, "slot", build_nonstandard_integer_type (32, 0));
-  push_field (&chain, "type", build_nonstandard_integer_type (8, 1));
-  push_field (&chain, "lanes", build_nonstandard_integer_type (8, 1));
-  push_field (&chain, "access_bytes", build_nonstandard_integer_type (16, 1));
-  push_field (&chain, "line", build_nonstandard_integer_type (32, 1));
-  push_field (&chain, "column", build_nonstandard_integer_type (32, 1));
-  push_field (&chain, "file", cstr);
-  push_field (&chain, "function", cstr);
-  push_field (&chain, "expr", cstr);
-  finish_builtin_struct (rec, "__zeroinst_site", chain, NULL_TREE);
-  gcc_assert (int_size_in_bytes (rec) == sizeof (struct zi_site));
+  finish_builtin_struct (rec, name, chain, NULL_TREE);
+  gcc_assert (int_size_in_bytes (rec) == (HOST_WIDE_INT) expected_size);
   return rec;
+}
+
+/* The RECORD_TYPEs of struct zi_site, zi_inline_frame and zi_fn, field for
+   field (zeroinst-abi.h).  */
+static void
+build_descriptor_types (void)
+{
+  tree chain = NULL_TREE;
+  push_field (&chain, "function", const_string_type ());
+  push_field (&chain, "file", const_string_type ());
+  push_field (&chain, "line", u_type (32));
+  push_field (&chain, "flags", u_type (32));
+  zi_t.inline_frame_type = finish_record ("__zeroinst_inline_frame", chain,
+                                          sizeof (struct zi_inline_frame));
+  chain = NULL_TREE;
+  push_field (&chain, "slot", build_nonstandard_integer_type (32, 0));
+  push_field (&chain, "type", u_type (8));
+  push_field (&chain, "lanes", u_type (8));
+  push_field (&chain, "access_bytes", u_type (16));
+  push_field (&chain, "line", u_type (32));
+  push_field (&chain, "column", u_type (32));
+  push_field (&chain, "file", const_string_type ());
+  push_field (&chain, "function", const_string_type ());
+  push_field (&chain, "expr", const_string_type ());
+  push_field (&chain, "ninlined", u_type (32));
+  push_field (&chain, "flags", u_type (32));
+  push_field (&chain, "inlined", build_pointer_type (zi_t.inline_frame_type));
+  zi_t.site_type = finish_record ("__zeroinst_site", chain, sizeof (struct zi_site));
+  chain = NULL_TREE;
+  push_field (&chain, "addr", ptr_type_node);
+  push_field (&chain, "name", const_string_type ());
+  push_field (&chain, "file", const_string_type ());
+  push_field (&chain, "line", u_type (32));
+  push_field (&chain, "flags", u_type (32));
+  zi_t.fn_type = finish_record ("__zeroinst_fn", chain, sizeof (struct zi_fn));
+}
+
+/* An external, initial-exec thread-local variable of the runtime.  */
+static tree
+runtime_tls_var (const char *name, tree type)
+{
+  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name), type);
+  TREE_PUBLIC (var) = 1;
+  DECL_EXTERNAL (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
+  return var;
 }
 
 /* A runtime function declaration with no exceptions; LEAF if it never
@@ -86,26 +137,24 @@ zi_build_trees (void)
 {
   zi_t.u64 = make_unsigned_type (64);
   zi_t.u64_ptr = build_pointer_type (zi_t.u64);
-  zi_t.site_type = build_site_type ();
-
-  tree buf_type = build_array_type_nelts (build_qualified_type (zi_t.u64_ptr, TYPE_QUAL_VOLATILE),
-                                         2 * ZI_NTYPES);
-  tree buf = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_buf"), buf_type);
-  TREE_PUBLIC (buf) = 1;
-  DECL_EXTERNAL (buf) = 1;
-  DECL_ARTIFICIAL (buf) = 1;
-  DECL_IGNORED_P (buf) = 1;
-  set_decl_tls_model (buf, TLS_MODEL_INITIAL_EXEC);
-  zi_t.buf_var = buf;
-
+  build_descriptor_types ();
+  zi_t.buf_var = runtime_tls_var (
+      "__zeroinst_buf",
+      build_array_type_nelts (build_qualified_type (zi_t.u64_ptr, TYPE_QUAL_VOLATILE),
+                              2 * ZI_NTYPES));
+  zi_t.ctx_var = runtime_tls_var ("__zeroinst_ctx", ptr_type_node);
   zi_t.refill_fn = runtime_fn ("__zeroinst_refill",
                                build_function_type_list (zi_t.u64_ptr, unsigned_type_node,
                                                          unsigned_type_node, NULL_TREE),
                                true);
+  zi_t.enter_fn = runtime_fn ("__zeroinst_enter",
+                              build_function_type_list (ptr_type_node, ptr_type_node,
+                                                        ptr_type_node, NULL_TREE),
+                              true);
   zi_t.record_fn = runtime_fn ("__zeroinst_record",
                                build_function_type_list (void_type_node, ptr_type_node,
-                                                         zi_t.u64, zi_t.u64, zi_t.u64,
-                                                         NULL_TREE),
+                                                         ptr_type_node, zi_t.u64, zi_t.u64,
+                                                         zi_t.u64, NULL_TREE),
                                false);
 }
 
@@ -141,7 +190,7 @@ wanted (function *fun)
     return false;
   if (!zi_opts.include && !zi_opts.exclude)
     return true;
-  const char *name = zi_source_function_name (decl);
+  const char *name = zi_source_function_name (decl, NULL);
   bool ok = !zi_opts.include || matches_any (zi_opts.include, name)
             || matches_any (zi_opts.include, asm_name);
   if (ok && zi_opts.exclude)
@@ -178,7 +227,8 @@ static bool
 parse_option (const struct plugin_argument *arg)
 {
   const char *key = arg->key, *value = arg->value;
-  bool flag = strcmp (key, "out-of-line") == 0 || strcmp (key, "verbose") == 0;
+  bool flag = strcmp (key, "out-of-line") == 0 || strcmp (key, "verbose") == 0
+              || strcmp (key, "no-contexts") == 0;
   bool pattern = strcmp (key, "include") == 0 || strcmp (key, "exclude") == 0;
   if (!flag && !pattern)
     {
@@ -202,6 +252,8 @@ parse_option (const struct plugin_argument *arg)
     zi_opts.out_of_line = true;
   else if (strcmp (key, "verbose") == 0)
     zi_opts.verbose = true;
+  else if (strcmp (key, "no-contexts") == 0)
+    zi_opts.no_contexts = true;
   else if (strcmp (key, "include") == 0)
     zi_opts.include = xstrdup (value);
   else

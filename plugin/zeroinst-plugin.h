@@ -9,6 +9,7 @@
 struct zi_options {
   bool out_of_line;          /* one runtime call per element instead of the inline append */
   bool verbose;              /* per-function statistics on stderr */
+  bool no_contexts;          /* no calling-context tracking: site-only records */
   const char *include;       /* ':'-separated fnmatch patterns; NULL = all functions */
   const char *exclude;       /* ':'-separated fnmatch patterns; NULL = none */
 };
@@ -19,9 +20,13 @@ struct zi_trees {
   tree u64;                  /* private 64-bit unsigned type: its own alias set */
   tree u64_ptr;              /* pointer to it, for MEM_REF offsets */
   tree site_type;            /* RECORD_TYPE matching struct zi_site */
+  tree inline_frame_type;    /* ... struct zi_inline_frame */
+  tree fn_type;              /* ... struct zi_fn */
+  tree ctx_var;              /* extern __thread const struct zi_ctx *__zeroinst_ctx */
+  tree enter_fn;             /* __zeroinst_enter (fn *, uintptr) */
   tree buf_var;              /* extern __thread void *__zeroinst_buf[2*ZI_NTYPES] */
   tree refill_fn;            /* __zeroinst_refill (unsigned, unsigned) */
-  tree record_fn;            /* __zeroinst_record (site *, u64, u64, u64) */
+  tree record_fn;            /* __zeroinst_record (site *, ctx *, u64, u64, u64) */
 };
 extern struct zi_trees zi_t;
 void zi_build_trees (void);
@@ -29,9 +34,15 @@ void zi_build_trees (void);
 /* site.cc */
 tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                    unsigned access_bytes);
-const char *zi_source_function_name (tree fndecl);
+const char *zi_source_function_name (tree fndecl, unsigned *flags);
+tree zi_make_fn_desc (void);
+
+/* contexts.cc */
+tree zi_enter_context (function *fun, bool has_loads);
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);
+tree zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree rhs,
+                      gcall *call, tree fast, gimple_stmt_iterator *join);
 
 #endif

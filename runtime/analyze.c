@@ -8,25 +8,10 @@
    (bytes or float parts zero in every element) is derived at report time.
 
    One loop body serves all classes: analyze_loop is specialised per class
-   by constant arguments from a small table of wrappers.  */
-#include <stdlib.h>
+   by constant arguments from a small table of wrappers.  Counters are kept
+   per (site, calling context) in the thread's table.  */
 #include <string.h>
 #include "runtime.h"
-
-/* Make room for SLOT in T's counters.  */
-static void
-grow_counters (struct zi_thread *t, size_t slot)
-{
-  size_t n = t->ncounters ? t->ncounters : 256;
-  while (n <= slot)
-    n *= 2;
-  struct zi_counters *c = realloc (t->counters, n * sizeof *c);
-  if (!c)
-    abort ();
-  memset (c + t->ncounters, 0, (n - t->ncounters) * sizeof *c);
-  t->counters = c;
-  t->ncounters = n;
-}
 
 static inline unsigned
 int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
@@ -40,56 +25,84 @@ int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
   return lo ? (__builtin_clzll (lo) >> 3) - (8 - bytes) : bytes;
 }
 
+/* Entries are zi_entry (32 bytes) or, for the 128-bit classes,
+   zi_entry_wide (48 bytes): STRIDE is the size, WIDE says which.  The
+   context is ignored when ZEROINST_CONTEXTS=0.
+
+   Loads of several sites interleave in a buffer (a sparse matvec reads an
+   index, a value and a vector element per step), so counters are found
+   through a small direct-mapped cache keyed by site address before the
+   thread's hash table; the cache is dropped if the table grows (its cells
+   move).  */
+#define CACHE_WAYS 16
+struct cache_line {
+  const struct zi_site *site;
+  const void *ctx;
+  struct zi_counters *c;
+};
+
 static inline __attribute__ ((always_inline)) void
-analyze_loop (struct zi_thread *t, const struct zi_entry *p, const struct zi_entry *end,
-              int is_float, unsigned bytes, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
+              unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
-  for (; p < end; p++)
+  const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
+  struct cache_line cache[CACHE_WAYS] = { { NULL, NULL, NULL } };
+  size_t table_mask = t->counters.mask;
+  const int contexts = zi_config.contexts;
+  for (; p < end; p += stride)
     {
-      int32_t slot = zi_site_slot (p->site);
-      if ((size_t) slot >= t->ncounters)
-        grow_counters (t, slot);
-      struct zi_counters *c = &t->counters[slot];
-      uint64_t lo = p->lo, hi = hi_mask ? p->hi & hi_mask : 0;
-      unsigned red;
-      int zero;
-      if (is_float)
+      const struct zi_entry *e = (const struct zi_entry *) p;
+      const void *ctx = contexts ? e->ctx : NULL;
+      struct cache_line *line = &cache[((uintptr_t) e->site >> 4 ^ (uintptr_t) ctx >> 6) & (CACHE_WAYS - 1)];
+      if (__builtin_expect (line->site != e->site || line->ctx != ctx, 0))
         {
-          zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
-          red = zero ? bytes : 0;
+          struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
+          if (t->counters.mask != table_mask)
+            {
+              memset (cache, 0, sizeof cache);
+              table_mask = t->counters.mask;
+            }
+          line->site = e->site;
+          line->ctx = ctx;
+          line->c = c;
         }
+      struct zi_counters *c = line->c;
+      uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
+      c->elements++;
+      if (is_float)
+        /* redundant bytes = zero elements * bytes: derived when the loop ends */
+        c->zero_elements += ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
       else
         {
-          red = int_redundant (lo, hi, bytes);
-          zero = red == bytes;
+          unsigned red = int_redundant (lo, hi, bytes);
+          c->redundant_bytes += red;
+          c->zero_elements += red == bytes;
         }
-      c->elements++;
-      c->redundant_bytes += red;
-      c->zero_elements += zero;
       c->or_lo |= lo;
-      c->or_hi |= hi;
+      if (wide)
+        c->or_hi |= hi;
     }
 }
 
 #define ANALYZER(NAME, ...)                                                         \
-  static void NAME (struct zi_thread *t, const struct zi_entry *b, const struct zi_entry *e) \
+  static void NAME (struct zi_thread *t, const char *b, const char *e) \
   { analyze_loop (t, b, e, __VA_ARGS__); }
-/*        name          float bytes hi_mask          sign_lo          sign_hi */
-ANALYZER (analyze_i8,   0, 1,  0,                0,               0)
-ANALYZER (analyze_i16,  0, 2,  0,                0,               0)
-ANALYZER (analyze_i32,  0, 4,  0,                0,               0)
-ANALYZER (analyze_i64,  0, 8,  0,                0,               0)
-ANALYZER (analyze_i128, 0, 16, ~0ull,            0,               0)
-ANALYZER (analyze_f16,  1, 2,  0,                1ull << 15,      0)
-ANALYZER (analyze_bf16, 1, 2,  0,                1ull << 15,      0)
-ANALYZER (analyze_f32,  1, 4,  0,                1ull << 31,      0)
-ANALYZER (analyze_f64,  1, 8,  0,                1ull << 63,      0)
-ANALYZER (analyze_f80,  1, 10, 0xffffull,        0,               1ull << 15)
-ANALYZER (analyze_f128, 1, 16, ~0ull,            0,               1ull << 63)
+/*        name          float bytes wide hi_mask     sign_lo      sign_hi */
+ANALYZER (analyze_i8,   0, 1,  0, 0,          0,           0)
+ANALYZER (analyze_i16,  0, 2,  0, 0,          0,           0)
+ANALYZER (analyze_i32,  0, 4,  0, 0,          0,           0)
+ANALYZER (analyze_i64,  0, 8,  0, 0,          0,           0)
+ANALYZER (analyze_i128, 0, 16, 1, ~0ull,      0,           0)
+ANALYZER (analyze_f16,  1, 2,  0, 0,          1ull << 15,  0)
+ANALYZER (analyze_bf16, 1, 2,  0, 0,          1ull << 15,  0)
+ANALYZER (analyze_f32,  1, 4,  0, 0,          1ull << 31,  0)
+ANALYZER (analyze_f64,  1, 8,  0, 0,          1ull << 63,  0)
+ANALYZER (analyze_f80,  1, 10, 1, 0xffffull,  0,           1ull << 15)
+ANALYZER (analyze_f128, 1, 16, 1, ~0ull,      0,           1ull << 63)
 /* Not analysed: count loads only; bytes come from the site.  */
-ANALYZER (analyze_other, 0, 0, 0,                0,               0)
+ANALYZER (analyze_other, 0, 0, 0, 0,          0,           0)
 
-typedef void analyzer_fn (struct zi_thread *, const struct zi_entry *, const struct zi_entry *);
+typedef void analyzer_fn (struct zi_thread *, const char *, const char *);
 static analyzer_fn *const analyzers[ZI_NTYPES] = {
   [ZI_I8] = analyze_i8, [ZI_I16] = analyze_i16, [ZI_I32] = analyze_i32,
   [ZI_I64] = analyze_i64, [ZI_I128] = analyze_i128, [ZI_F16] = analyze_f16,
@@ -97,12 +110,20 @@ static analyzer_fn *const analyzers[ZI_NTYPES] = {
   [ZI_F80] = analyze_f80, [ZI_F128] = analyze_f128, [ZI_OTHER] = analyze_other,
 };
 
-/* Fold entries [BEGIN, END) of class TYPE into T's counters.  */
+/* Fold the entries in [BEGIN, END) of class TYPE into T's counters.  */
 void
-zi_analyze (struct zi_thread *t, enum zi_type type, const struct zi_entry *begin,
-            const struct zi_entry *end)
+zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
 {
   analyzers[type] (t, begin, end);
+}
+
+/* Redundant bytes of C: counted for integers; for floats every zero
+   element is redundant in full, so the analysis counts zero elements only.  */
+uint64_t
+zi_counters_redundant (const struct zi_site_info *site, const struct zi_counters *c)
+{
+  const struct zi_type_info *ti = &zi_types[site->type];
+  return ti->kind == ZI_KIND_FLOAT ? c->zero_elements * ti->elem_bytes : c->redundant_bytes;
 }
 
 uint64_t

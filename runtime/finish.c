@@ -92,13 +92,14 @@ output_dir (char *out, size_t size)
     {
       const char *prog = program_path ();
       const char *base = strrchr (prog, '/');
-      snprintf (name, sizeof name, "zeroinst-%s-%d", base ? base + 1 : (*prog ? prog : "program"),
-                (int) pid);
+      if (snprintf (name, sizeof name, "zeroinst-%s-%d",
+                    base ? base + 1 : (*prog ? prog : "program"), (int) pid) >= (int) sizeof name)
+        name[sizeof name - 1] = '\0';
     }
-  if (name[0] == '/')
-    snprintf (out, size, "%s", name);
-  else
-    snprintf (out, size, "%s/%s", start_dir, name);
+  int n = name[0] == '/' ? snprintf (out, size, "%s", name)
+                         : snprintf (out, size, "%s/%s", start_dir, name);
+  if (n < 0 || (size_t) n >= size)
+    out[size - 1] = '\0';    /* too long: mkdir reports it */
 }
 
 static int
@@ -114,7 +115,78 @@ by_redundancy (const void *a, const void *b)
     return x->site->line < y->site->line ? -1 : 1;
   if (x->site->column != y->site->column)
     return x->site->column < y->site->column ? -1 : 1;
-  return strcmp (x->site->expr, y->site->expr);
+  r = strcmp (x->site->expr, y->site->expr);
+  return r ? r : zi_frames_cmp (&x->path, &y->path);
+}
+
+/* Records with the same site and the same path are one record.  */
+static int
+by_site_and_path (const void *a, const void *b)
+{
+  const struct zi_record *x = a, *y = b;
+  if (x->site != y->site)
+    return x->site < y->site ? -1 : 1;
+  return zi_frames_cmp (&x->path, &y->path);
+}
+
+/* Append the cells of TAB to R's records (paths resolved).  */
+static void
+add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab)
+{
+  for (size_t i = 0; tab->cells && i <= tab->mask; i++)
+    {
+      const struct zi_cell *cell = &tab->cells[i];
+      if (!cell->slot || !cell->c.elements)
+        continue;
+      if (r->nrecords == *cap)
+        {
+          *cap = *cap ? 2 * *cap : 256;
+          r->records = realloc (r->records, *cap * sizeof *r->records);
+          if (!r->records)
+            abort ();
+        }
+      struct zi_record *rec = &r->records[r->nrecords++];
+      rec->site = zi_site_get (cell->slot);
+      zi_record_path (rec->site, cell->ctx, &rec->path);
+      rec->c = cell->c;
+      rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
+    }
+}
+
+/* Sort R's records by (site, path) and merge equal neighbours (a context
+   reached in several threads), then compute the totals.  */
+static void
+merge_records (struct zi_report *r)
+{
+  qsort (r->records, r->nrecords, sizeof *r->records, by_site_and_path);
+  size_t out = 0;
+  for (size_t i = 0; i < r->nrecords; i++)
+    {
+      struct zi_record *rec = &r->records[i];
+      if (out && by_site_and_path (&r->records[out - 1], rec) == 0)
+        {
+          struct zi_counters *d = &r->records[out - 1].c;
+          d->elements += rec->c.elements;
+          d->redundant_bytes += rec->c.redundant_bytes;
+          d->zero_elements += rec->c.zero_elements;
+          d->or_lo |= rec->c.or_lo;
+          d->or_hi |= rec->c.or_hi;
+          free (rec->path.f);
+          continue;
+        }
+      r->records[out++] = *rec;
+    }
+  r->nrecords = out;
+  for (size_t i = 0; i < r->nrecords; i++)
+    {
+      struct zi_record *rec = &r->records[i];
+      struct zi_totals *k = &r->totals[zi_types[rec->site->type].kind];
+      k->elements += rec->c.elements;
+      k->bytes += zi_counters_bytes (rec->site, &rec->c);
+      k->redundant_bytes += rec->c.redundant_bytes;
+      k->zero_elements += rec->c.zero_elements;
+    }
+  qsort (r->records, r->nrecords, sizeof *r->records, by_redundancy);
 }
 
 /* Wait up to a second for zi_lock: a fatal signal may arrive while another
@@ -139,62 +211,43 @@ zi_finish (const char *why)
 {
   zi_init ();
   int from_signal = !strcmp (why, "signal");
-  struct zi_thread *me = zi_thread_self ();
-  if (me->busy)
+  if (zi_in_runtime)
     {
       zi_warn ("report not written: %s inside the runtime", why);
       return;
     }
-  me->busy = 1;
+  zi_in_runtime++;
   if (!lock_for_report (from_signal))
     {
       zi_warn ("report not written: runtime busy in another thread");
-      me->busy = 0;
+      zi_in_runtime--;
       return;
     }
 
-  /* Merge: ended threads plus every live thread.  */
-  struct zi_counters *all = NULL;
-  size_t nall = 0;
-  zi_counters_add (&all, &nall, zi_ended_counters, zi_ended_ncounters);
-  size_t nthreads = 0;
-  for (struct zi_thread *t = zi_threads; t; t = t->next)
-    {
-      zi_flush_thread (t);
-      zi_counters_add (&all, &nall, t->counters, t->ncounters);
-      nthreads++;
-    }
-
+  /* Flush every live thread, then take the counters of ended threads and
+     of every live thread.  */
   struct zi_report r;
   memset (&r, 0, sizeof r);
   r.program = program_path ();
   r.pid = getpid ();
   r.arch = arch_name ();
+  size_t nthreads = 0, cap = 0;
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    {
+      zi_flush_thread (t);
+      nthreads++;
+    }
+  add_cells (&r, &cap, &zi_ended_counters);
   r.threads = calloc (nthreads ? nthreads : 1, sizeof *r.threads);
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
+      add_cells (&r, &cap, &t->counters);
       struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
       row->id = t->id;
       zi_thread_totals (t, row->totals);
     }
+  merge_records (&r);
   pthread_mutex_unlock (&zi_lock);
-
-  size_t nsites = zi_site_count ();
-  r.records = calloc (nsites + 1, sizeof *r.records);
-  for (size_t slot = 1; slot < nall && slot <= nsites; slot++)
-    {
-      if (!all[slot].elements)
-        continue;
-      struct zi_record *rec = &r.records[r.nrecords++];
-      rec->site = zi_site_get ((int32_t) slot);
-      rec->c = all[slot];
-      struct zi_totals *k = &r.totals[zi_types[rec->site->type].kind];
-      k->elements += rec->c.elements;
-      k->bytes += zi_counters_bytes (rec->site, &rec->c);
-      k->redundant_bytes += rec->c.redundant_bytes;
-      k->zero_elements += rec->c.zero_elements;
-    }
-  qsort (r.records, r.nrecords, sizeof *r.records, by_redundancy);
 
   /* A forked child that loaded nothing itself leaves no report behind.  */
   int empty = !r.totals[ZI_KIND_INT].elements && !r.totals[ZI_KIND_FLOAT].elements
@@ -215,8 +268,9 @@ zi_finish (const char *why)
             zi_warn ("report written to %s", dir);
         }
     }
+  for (size_t i = 0; i < r.nrecords; i++)
+    free (r.records[i].path.f);
   free (r.records);
   free (r.threads);
-  free (all);
-  me->busy = 0;
+  zi_in_runtime--;
 }

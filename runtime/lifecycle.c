@@ -62,7 +62,9 @@ on_fatal_signal (int sig)
 static void
 install_signal_handlers (void)
 {
-  static char altstack[1 << 16];
+  /* Report writing symbolizes with libdw, which needs a deep stack; pages
+     of this array cost nothing until a fatal signal uses them.  */
+  static char altstack[1 << 22];
   stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0 };
   stack_t old;
   if (sigaltstack (NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
@@ -89,7 +91,7 @@ static void
 before_fork (void)
 {
   struct zi_thread *t = zi_thread_self ();
-  t->busy = 1;
+  zi_in_runtime++;
   zi_flush_thread (t);
   pthread_mutex_lock (&zi_lock);
 }
@@ -98,7 +100,7 @@ static void
 after_fork_parent (void)
 {
   pthread_mutex_unlock (&zi_lock);
-  zi_thread_self ()->busy = 0;
+  zi_in_runtime--;
 }
 
 static void
@@ -107,19 +109,24 @@ after_fork_child (void)
   pthread_mutex_init (&zi_lock, NULL);
   zi_pid = getpid ();
   zi_threads_after_fork_child ();
-  zi_thread_self ()->busy = 0;
+  zi_contexts_after_fork_child ();
+  zi_symbols_reset ();
+  zi_in_runtime--;
 }
 
 static void
 init_once (void)
 {
+  zi_in_runtime++;
   zi_pid = getpid ();
   zi_read_options ();
   zi_threads_init ();
+  zi_contexts_init ();
   zi_thread_self ();     /* the initial thread is thread 0 */
   atexit (at_exit);
   install_signal_handlers ();
   pthread_atfork (before_fork, after_fork_parent, after_fork_child);
+  zi_in_runtime--;
 }
 
 void

@@ -7,6 +7,14 @@
    ZEROINST_TOP      records per section in summary.txt  (default 20)
    ZEROINST_BUFFER   entries per thread buffer, 64..16777216 (default 4096)
    ZEROINST_VERBOSE  1: say on stderr where the report went (default 0)
+   ZEROINST_CONTEXTS 0: one record per site, calling contexts merged
+                     (default 1: one record per site and call path)
+   ZEROINST_SAMPLE   K/N: analyse K of every N full buffers per thread and
+                     element class, discard the others (default: all);
+                     cuts analysis time about N/K-fold, not the cost of
+                     recording loads; the report says it is sampled
+   ZEROINST_MAX_DEPTH  deepest call path kept, 1..100000 (default 256);
+                     deeper calls are counted in the path cut at that depth
 
    A bad value is reported once on stderr, with the valid values, and the
    default is used: the program itself always runs as it would without
@@ -20,7 +28,9 @@
 #include <unistd.h>
 #include "runtime.h"
 
-struct zi_config zi_config = { 1, 0, 20, 4096, NULL, 0 };
+struct zi_config zi_config = {
+  .mode_code = 1, .top = 20, .buffer_entries = 4096, .contexts = 1, .max_depth = 256,
+};
 
 void
 zi_warn (const char *fmt, ...)
@@ -97,6 +107,23 @@ zi_read_options (void)
   size_t verbose = 0;
   read_number ("ZEROINST_VERBOSE", 0, 1, &verbose);
   zi_config.verbose = (int) verbose;
+  size_t contexts = 1;
+  read_number ("ZEROINST_CONTEXTS", 0, 1, &contexts);
+  zi_config.contexts = (int) contexts;
+  size_t depth = zi_config.max_depth;
+  read_number ("ZEROINST_MAX_DEPTH", 1, 100000, &depth);
+  zi_config.max_depth = (unsigned) depth;
+  const char *sample = getenv ("ZEROINST_SAMPLE");
+  if (sample)
+    {
+      unsigned k, n;
+      char extra;
+      if (sscanf (sample, "%u/%u%c", &k, &n, &extra) == 2 && k >= 1 && k < n && n <= 1000000)
+        zi_config.sample_k = k, zi_config.sample_n = n;
+      else
+        zi_warn ("ignoring ZEROINST_SAMPLE='%s': expected K/N with 1 <= K < N <= 1000000, "
+                 "e.g. 1/10; analysing every load", sample);
+    }
   const char *out = getenv ("ZEROINST_OUTPUT");
   if (out && !*out)
     zi_warn ("ignoring empty ZEROINST_OUTPUT; using the default directory");

@@ -2,7 +2,9 @@
 
    Added keys: "other" (loads not analysed: aggregate copies and values
    without a type class, with their byte counts), "elem_type" per record,
-   and "lanes" (elements per load).  */
+   "lanes" (elements per load), and per call-path frame "inlined": true
+   (GCC inlined this frame into the next) and "parallel_region": true (an
+   OpenMP outlined body, shown under its source function's name).  */
 #include <stdio.h>
 #include "runtime.h"
 
@@ -44,6 +46,27 @@ json_site (FILE *f, const struct zi_site_info *s)
 }
 
 static void
+json_path (FILE *f, const struct zi_frames *path)
+{
+  fputs ("[", f);
+  for (size_t i = 0; i < path->n; i++)
+    {
+      const struct zi_frame *fr = &path->f[i];
+      fputs (i ? ",\n       {\"function\": " : "{\"function\": ", f);
+      json_string (f, fr->function);
+      fputs (", \"file\": ", f);
+      json_string (f, fr->file);
+      fprintf (f, ", \"line\": %u", fr->line);
+      if (fr->inlined)
+        fputs (", \"inlined\": true", f);
+      if (fr->omp_region)
+        fputs (", \"parallel_region\": true", f);
+      fputc ('}', f);
+    }
+  fputs ("]", f);
+}
+
+static void
 json_record (FILE *f, const struct zi_record *rec)
 {
   const struct zi_site_info *s = rec->site;
@@ -55,17 +78,15 @@ json_record (FILE *f, const struct zi_record *rec)
   fprintf (f, ",\n     \"elem_type\": \"%s\", \"elem_bytes\": %u, \"access_bytes\": %u, "
               "\"lanes\": %u,\n     \"loads\": %llu, \"elements\": %llu, \"bytes\": %llu, "
               "\"redundant_bytes\": %llu, \"zero_elements\": %llu, \"redmap\": \"%s\",\n"
-              "     \"call_path\": [{\"function\": ",
+              "     \"call_path\": ",
            ti->name, ti->elem_bytes ? ti->elem_bytes : s->access_bytes, s->access_bytes,
            s->lanes, (unsigned long long) zi_counters_loads (s, &rec->c),
            (unsigned long long) rec->c.elements,
            (unsigned long long) zi_counters_bytes (s, &rec->c),
            (unsigned long long) rec->c.redundant_bytes,
            (unsigned long long) rec->c.zero_elements, redmap);
-  json_string (f, s->function);
-  fputs (", \"file\": ", f);
-  json_string (f, s->file);
-  fprintf (f, ", \"line\": %u}]}", s->line);
+  json_path (f, &rec->path);
+  fputs ("}", f);
 }
 
 static void
@@ -73,9 +94,11 @@ json_other (FILE *f, const struct zi_record *rec)
 {
   fputs ("    {\"site\": ", f);
   json_site (f, rec->site);
-  fprintf (f, ", \"access_bytes\": %u, \"loads\": %llu, \"bytes\": %llu}", rec->site->access_bytes,
-           (unsigned long long) rec->c.elements,
+  fprintf (f, ", \"access_bytes\": %u, \"loads\": %llu, \"bytes\": %llu, \"call_path\": ",
+           rec->site->access_bytes, (unsigned long long) rec->c.elements,
            (unsigned long long) zi_counters_bytes (rec->site, &rec->c));
+  json_path (f, &rec->path);
+  fputc ('}', f);
 }
 
 int
@@ -91,7 +114,15 @@ zi_write_json (const struct zi_report *r, const char *path)
   json_string (f, r->program);
   fprintf (f, ",\n  \"pid\": %d,\n  \"arch\": ", (int) r->pid);
   json_string (f, r->arch);
-  fputs (",\n  \"modes\": [\"code\"],\n  \"sampling\": null,\n  \"summary\": {\n    \"int\": ", f);
+  fputs (",\n  \"modes\": [\"code\"],\n  \"sampling\": ", f);
+  if (zi_config.sample_n)
+    fprintf (f, "{\"analysed_buffers\": %u, \"of_every\": %u, \"buffer_entries\": %zu, "
+                "\"analysed_elements\": %llu, \"discarded_elements\": %llu}",
+             zi_config.sample_k, zi_config.sample_n, zi_config.buffer_entries,
+             (unsigned long long) zi_sampled_entries, (unsigned long long) zi_skipped_entries);
+  else
+    fputs ("null", f);
+  fputs (",\n  \"summary\": {\n    \"int\": ", f);
   json_totals (f, &r->totals[ZI_KIND_INT]);
   fputs (",\n    \"float\": ", f);
   json_totals (f, &r->totals[ZI_KIND_FLOAT]);

@@ -42,6 +42,15 @@ section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char *titl
       fprintf (f, "  loads %llu\n     %s:%u:%u in %s%s%s\n",
                (unsigned long long) zi_counters_loads (s, &rec->c), s->file, s->line, s->column,
                s->function, *s->expr ? ": " : "", s->expr);
+      /* The call path, leaf first, as the predecessors print it.  */
+      for (size_t i = 1; i < rec->path.n; i++)
+        {
+          const struct zi_frame *fr = &rec->path.f[i];
+          fprintf (f, "       <- %s%s%s (%s:%u)\n", fr->function,
+                   fr->omp_region ? " [parallel region]" : "",
+                   rec->path.f[i - 1].inlined ? " [inlined]" : "", *fr->file ? fr->file : "??",
+                   fr->line);
+        }
     }
   if (!shown)
     fputs ("(no loads)\n", f);
@@ -58,6 +67,11 @@ zi_write_summary (const struct zi_report *r, const char *path)
     }
   fprintf (f, "zeroinst report: %s (pid %d, %s), mode code, %zu thread%s\n", r->program,
            (int) r->pid, r->arch, r->nthreads, r->nthreads == 1 ? "" : "s");
+  if (zi_config.sample_n)
+    fprintf (f, "SAMPLED: %u of every %u buffers analysed (%llu elements analysed, %llu "
+                "discarded); counts below are of the analysed elements\n",
+             zi_config.sample_k, zi_config.sample_n, (unsigned long long) zi_sampled_entries,
+             (unsigned long long) zi_skipped_entries);
   section (f, r, ZI_KIND_INT, "Integer loads");
   section (f, r, ZI_KIND_FLOAT, "Floating-point loads");
   const struct zi_totals *o = &r->totals[ZI_KIND_OTHER];

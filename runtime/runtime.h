@@ -30,13 +30,68 @@ struct zi_type_info {
 extern const struct zi_type_info zi_types[ZI_NTYPES] ZI_HIDDEN;
 const char *zi_kind_name (enum zi_kind kind) ZI_HIDDEN;
 
-/* Per-site, per-thread counters, indexed by site slot.  */
+/* Per-site, per-context, per-thread counters.  redundant_bytes is 0 for
+   floating sites in the tables (zi_counters_redundant derives it); records
+   (finish.c) carry the derived value.  */
 struct zi_counters {
   uint64_t elements;
   uint64_t redundant_bytes;
   uint64_t zero_elements;
   uint64_t or_lo, or_hi;   /* OR of all values: zero bits were zero in every element */
 };
+
+struct zi_site_info;
+
+/* table.c: counters keyed by (site slot, calling context).  */
+struct zi_cell {
+  int32_t slot;              /* 0 = empty cell */
+  const void *ctx;           /* struct zi_node *, or NULL */
+  struct zi_counters c;
+};
+struct zi_table {
+  struct zi_cell *cells;
+  size_t mask, count;
+};
+struct zi_counters *zi_table_get (struct zi_table *t, int32_t slot, const void *ctx) ZI_HIDDEN;
+void zi_table_add (struct zi_table *dst, const struct zi_table *src) ZI_HIDDEN;
+void zi_table_free (struct zi_table *t) ZI_HIDDEN;
+
+/* contexts.c: calling-context tree nodes (per thread; never freed).  */
+#define ZI_NODE_FOREIGN   1u   /* a frame of uninstrumented code (pub.fn == NULL) */
+#define ZI_NODE_TRUNCATED 2u   /* ZEROINST_MAX_DEPTH reached: deeper calls fold here */
+struct zi_node {
+  struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
+  struct zi_node *parent;    /* NULL at a thread's root */
+  uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks */
+  uint32_t depth, flags;
+  uint32_t id;               /* report-time numbering */
+  struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
+};
+struct zi_cct;               /* a thread's tree */
+void zi_contexts_init (void) ZI_HIDDEN;
+void zi_contexts_after_fork_child (void) ZI_HIDDEN;
+
+/* symbols.c: one symbolized frame (and the frames GCC inlined into it).  */
+struct zi_frame {
+  const char *function, *file;
+  unsigned line;
+  unsigned inlined : 1, omp_region : 1;
+};
+/* Frames at return address RA (innermost first, inlined ones marked);
+   *N gets their number.  Cached; never NULL.  */
+const struct zi_frame *zi_symbolize (uintptr_t ra, size_t *n) ZI_HIDDEN;
+void zi_symbols_reset (void) ZI_HIDDEN;
+const char *zi_clean_name (const char *name, unsigned *omp_region) ZI_HIDDEN;
+
+/* callpath.c: the full path of a record.  */
+struct zi_frames {
+  size_t n;
+  struct zi_frame *f;        /* innermost first */
+};
+void zi_record_path (const struct zi_site_info *site, const struct zi_node *node,
+                     struct zi_frames *out) ZI_HIDDEN;
+int zi_frames_equal (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
+int zi_frames_cmp (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
 
 /* Totals of one kind.  */
 struct zi_totals {
@@ -50,6 +105,9 @@ struct zi_config {
   size_t buffer_entries;     /* ZEROINST_BUFFER */
   char *output;              /* ZEROINST_OUTPUT, or NULL for the default */
   int verbose;               /* ZEROINST_VERBOSE */
+  int contexts;              /* ZEROINST_CONTEXTS: 0 = site-only records */
+  unsigned sample_k, sample_n;  /* ZEROINST_SAMPLE=K/N: analyse K of every N buffers (0/0: all) */
+  unsigned max_depth;        /* ZEROINST_MAX_DEPTH */
 };
 extern struct zi_config zi_config ZI_HIDDEN;
 void zi_read_options (void) ZI_HIDDEN;
@@ -60,6 +118,7 @@ struct zi_site_info {
   enum zi_type type;
   unsigned lanes, access_bytes, line, column;
   char *file, *function, *expr;
+  struct zi_frames frames;        /* the load's frame and its inline chain */
 };
 int32_t zi_site_slot_slow (const struct zi_site *site) ZI_HIDDEN;
 static inline int32_t
@@ -78,36 +137,42 @@ struct zi_thread {
   struct zi_entry **tls;             /* this thread's __zeroinst_buf */
   struct zi_entry *buf[ZI_NTYPES];   /* buffer starts (NULL until first use) */
   size_t capacity;                   /* entries per buffer */
-  struct zi_counters *counters;      /* [slot], NULL after the thread ended */
-  size_t ncounters;
+  struct zi_table counters;          /* (slot, ctx) -> counters; empty after the thread ended */
+  struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
+  uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
   int ended;
-  volatile int busy;                 /* inside the runtime (signal re-entry guard) */
   struct zi_thread *next;
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
-extern struct zi_counters *zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
-extern size_t zi_ended_ncounters ZI_HIDDEN;
+extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
+/* Non-zero while this thread runs runtime code.  The runtime's own calls
+   may reach instrumented code (a program that defines memset, a signal
+   handler): entry points then return at once, and what such code loads is
+   not recorded.  */
+extern __thread int zi_in_runtime ZI_HIDDEN;
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
-void zi_counters_add (struct zi_counters **dst, size_t *n, const struct zi_counters *src,
-                      size_t nsrc) ZI_HIDDEN;
+/* Entries analysed and discarded by sampling (all threads).  */
+extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
 /* analyze.c */
-void zi_analyze (struct zi_thread *t, enum zi_type type, const struct zi_entry *begin,
-                 const struct zi_entry *end) ZI_HIDDEN;
+void zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
+    ZI_HIDDEN;
 void zi_redmap (const struct zi_site_info *site, const struct zi_counters *c,
                 char *out, size_t size) ZI_HIDDEN;
 uint64_t zi_counters_bytes (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
+uint64_t zi_counters_redundant (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 
 /* finish.c: the merged view the writers read.  */
 struct zi_record {
   const struct zi_site_info *site;
+  struct zi_frames path;             /* full call path, innermost first */
   struct zi_counters c;
 };
 struct zi_report {

@@ -18,6 +18,34 @@ copy (const char *s)
   return strdup (s ? s : "");
 }
 
+/* The load's own frame and its inline chain (zeroinst-abi.h): frame 0 is
+   the site's function at the load; frame i > 0 is inlined[i-1].  Every
+   frame but the last was inlined into the next.  */
+static void
+site_frames (const struct zi_site *site, struct zi_site_info *info)
+{
+  size_t n = 1 + site->ninlined;
+  struct zi_frame *f = calloc (n, sizeof *f);
+  if (!f)
+    abort ();
+  f[0].function = info->function;
+  f[0].file = info->file;
+  f[0].line = site->line;
+  f[0].omp_region = (site->flags & ZI_SITE_OMP_REGION) != 0;
+  for (size_t i = 1; i < n; i++)
+    {
+      const struct zi_inline_frame *in = &site->inlined[i - 1];
+      f[i].function = copy (in->function);
+      f[i].file = copy (in->file);
+      f[i].line = in->line;
+      f[i].omp_region = (in->flags & ZI_SITE_OMP_REGION) != 0;
+    }
+  for (size_t i = 0; i + 1 < n; i++)
+    f[i].inlined = 1;
+  info->frames.f = f;
+  info->frames.n = n;
+}
+
 int32_t
 zi_site_slot_slow (const struct zi_site *site)
 {
@@ -48,6 +76,7 @@ zi_site_slot_slow (const struct zi_site *site)
       info->file = copy (site->file);
       info->function = copy (site->function);
       info->expr = copy (site->expr);
+      site_frames (site, info);
       __atomic_store_n (&((struct zi_site *) site)->slot, slot, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&sites_lock);

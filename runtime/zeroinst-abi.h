@@ -1,17 +1,32 @@
 /* zeroinst-abi.h - the contract between the plugin's generated code and the
    runtime.  Both sides include this file; nothing else is shared.
 
-   Generated code (see plugin/instrument.cc) appends one 32-byte entry per
-   loaded element to a thread-local buffer chosen by the element's type class:
+   Generated code (see plugin/instrument.cc) appends one entry per loaded
+   element to a thread-local buffer chosen by the element's type class T
+   (entries are 32 bytes, 48 for 128-bit classes: zi_entry_bytes):
 
        cur = __zeroinst_buf[2*T];  end = __zeroinst_buf[2*T + 1];
-       if (cur + 32*K > end) cur = __zeroinst_refill (T, K);
-       cur[0..K-1] = { &site, address, value_lo, value_hi };
-       __zeroinst_buf[2*T] = cur + 32*K;
+       if (cur + size*K > end) cur = __zeroinst_refill (T, K);
+       cur[0..K-1] = { &site, context, address, value_lo [, value_hi] };
+       __zeroinst_buf[2*T] = cur + size*K;
 
    A thread starts with cur == end == NULL, so its first append calls the
    runtime, which allocates the buffers.  The runtime never decodes a type at
    run time: the buffer an entry sits in says what it is.
+
+   Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
+   instrumented function keeps the calling-context node of its activation in
+   a local; on entry it looks for it in the parent's one-entry cache
+
+       parent = __zeroinst_ctx;  node = parent->cache[ZI_CTX_WAY (ra)];
+       if (node->fn != &fn_desc || node->ra != ra)   -- ra: return address
+         node = __zeroinst_enter (&fn_desc, ra);
+       __zeroinst_ctx = node;   ...   __zeroinst_ctx = parent;  (at returns)
+
+   and stores the node in every entry it appends.  A thread starts at a
+   static "unborn" node whose cache never matches.  The cache is
+   direct-mapped by return address, so a function that calls several
+   others in turn (a tree walk) keeps hitting.
 
    Each load site has one static descriptor (struct zi_site) emitted by the
    plugin into section "zeroinst_sites".  Its address is the site id; the
@@ -23,9 +38,9 @@
 
 #include <stdint.h>
 
-#define ZI_ABI_VERSION 1
-#define ZI_ENTRY_BYTES 32
+#define ZI_ABI_VERSION 2
 #define ZI_SITE_SECTION "zeroinst_sites"
+#define ZI_FN_SECTION "zeroinst_fns"
 
 /* Element type classes; one buffer per class.  The order is ABI.  */
 enum zi_type {
@@ -39,11 +54,39 @@ enum zi_type {
 };
 
 /* One buffered element.  Values narrower than 64 bits are zero-extended
-   raw bits; 128-bit values use both halves.  */
+   raw bits in lo; the 128-bit classes (ZI_I128, ZI_F80, ZI_F128) use
+   struct zi_entry_wide, whose hi holds the upper half.  */
 struct zi_entry {
   const struct zi_site *site;
-  uint64_t addr;      /* address of the element, 0 when not in addressable memory */
-  uint64_t lo, hi;
+  const struct zi_ctx *ctx;  /* calling context, NULL when not tracked */
+  uint64_t addr;             /* address of the element, 0 when not in addressable memory */
+  uint64_t lo;
+};
+struct zi_entry_wide {
+  struct zi_entry e;
+  uint64_t hi, pad;
+};
+#define ZI_WIDE_TYPE(t) ((t) == ZI_I128 || (t) == ZI_F80 || (t) == ZI_F128)
+#define zi_entry_bytes(t) (ZI_WIDE_TYPE (t) ? 48u : 32u)
+
+/* The part of a calling-context node that generated code reads.  */
+#define ZI_CTX_WAYS 8
+#define ZI_CTX_WAY(ra) ((((uintptr_t) (ra) >> 4) ^ (uintptr_t) (ra)) & (ZI_CTX_WAYS - 1))
+struct zi_ctx {
+  const struct zi_ctx *cache[ZI_CTX_WAYS];  /* children entered last, by ZI_CTX_WAY (ra) */
+  const struct zi_fn *fn;       /* the function of this activation */
+  uintptr_t ra;                 /* the return address it was entered with */
+};
+
+/* Static per-function descriptor (emitted by the plugin when contexts are
+   on, in section "zeroinst_fns").  */
+#define ZI_FN_OMP_REGION 1u     /* an OpenMP outlined body (f._omp_fn.N) */
+struct zi_fn {
+  const void *addr;         /* the function's code */
+  const char *name;         /* source name, clone and _omp_fn suffixes stripped */
+  const char *file;
+  uint32_t line;
+  uint32_t flags;
 };
 
 /* Static per-site descriptor.  Layout is ABI (the plugin builds the same
@@ -57,6 +100,17 @@ struct zi_site {
   const char *file;
   const char *function;     /* source function, clone suffixes stripped */
   const char *expr;         /* source expression text, "" when unknown */
+  /* Frames GCC inlined between the load and the function it sits in,
+     innermost first: inlined[i] is the function of frame i+1 (frame 0 is
+     "function" above) and the file:line where frame i was inlined into it.  */
+  uint32_t ninlined, flags;
+  const struct zi_inline_frame *inlined;
+};
+#define ZI_SITE_OMP_REGION 1u     /* the load is in an OpenMP outlined body */
+struct zi_inline_frame {
+  const char *function;
+  const char *file;
+  uint32_t line, flags;     /* flags: ZI_SITE_OMP_REGION */
 };
 
 #define ZI_EXPORT __attribute__ ((visibility ("default")))
@@ -65,11 +119,16 @@ extern "C" {
 #endif
 /* Thread-local cursors: [2*T] is the next free entry, [2*T+1] the end.  */
 extern __thread struct zi_entry *__zeroinst_buf[2 * ZI_NTYPES] ZI_EXPORT;
+/* The thread's current calling-context node (never NULL).  */
+extern __thread const struct zi_ctx *__zeroinst_ctx ZI_EXPORT;
+/* Slow path of function entry: the node of FN entered with return address
+   RA from the thread's current node.  */
+const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_EXPORT;
 /* Process the buffer of class TYPE, return a cursor with room for NEED entries. */
 struct zi_entry *__zeroinst_refill (unsigned type, unsigned need) ZI_EXPORT;
 /* Out-of-line mode: one call per element.  */
-void __zeroinst_record (const struct zi_site *site, uint64_t addr, uint64_t lo,
-                        uint64_t hi) ZI_EXPORT;
+void __zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, uint64_t addr,
+                        uint64_t lo, uint64_t hi) ZI_EXPORT;
 #ifdef __cplusplus
 }
 #endif

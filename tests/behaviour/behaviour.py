@@ -277,11 +277,58 @@ def plugin_error(args, *expected):
         check(e in r.stderr, "%r not in:\n%s" % (e, r.stderr))
 
 
+def case_sampling():
+    """ZEROINST_SAMPLE=1/2 with 64-entry buffers: 256 loads from one site
+    fill 4 buffers; the 1st and 3rd are analysed: 128 elements analysed,
+    128 discarded, and the report says so.  A bad value is refused."""
+    exe = build("sample", r"""
+int main (void) { init (); for (int r = 0; r < 4; r++) load_ones (64); printf ("ok\n"); return 0; }""")
+    r = run(exe, {"ZEROINST_SAMPLE": "1/2", "ZEROINST_BUFFER": "64", "ZEROINST_MODE": "code"})
+    check(r.returncode == 0 and r.stderr == "", "status %d stderr %r" % (r.returncode, r.stderr))
+    rep = report()
+    check(int_elements(rep) == 128, "analysed %d elements, expected 128" % int_elements(rep))
+    smp = rep["sampling"]
+    check(smp and (smp["analysed_elements"], smp["discarded_elements"]) == (128, 128),
+          "sampling %r" % smp)
+    r = run(exe, {"ZEROINST_SAMPLE": "5/3"}, out="bad")
+    check("ZEROINST_SAMPLE='5/3'" in r.stderr and r.stdout == "ok\n", r.stderr)
+    check(report("bad")["sampling"] is None and int_elements(report("bad")) == 256, "bad value not ignored")
+
+
 def case_bad_plugin_options():
-    valid = "valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose"
+    valid = "valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts"
     plugin_error(["-fplugin-arg-zeroinst-bogus"], "unknown option", "bogus", valid)
     plugin_error(["-fplugin-arg-zeroinst-include"], "needs a value", valid)
     plugin_error(["-fplugin-arg-zeroinst-verbose=3"], "takes no value", valid)
+
+
+def case_no_loads_still_reports():
+    """A program with no instrumented load (Debian links --as-needed) still
+    writes its (empty) report, with the shared and the static runtime."""
+    src = os.path.join(TMP, "empty.c")
+    with open(src, "w") as f:
+        f.write("int main (void) { return 0; }\n")
+    for static in ("0", "1"):
+        exe = os.path.join(TMP, "empty" + static)
+        r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", src, "-o", exe],
+                           capture_output=True, text=True, env=dict(os.environ, ZEROINST_STATIC=static))
+        check(r.returncode == 0, r.stderr)
+        out = "empty-report" + static
+        run(exe, out=out)
+        check(report(out)["summary"]["int"]["elements"] == 0, "not an empty report")
+
+
+def case_wrapper_plugin_args():
+    """ZEROINST_PLUGIN_ARGS reaches the plugin (verbose prints per-function
+    counts; no-contexts drops the entry code)."""
+    src = os.path.join(TMP, "pa.c")
+    with open(src, "w") as f:
+        f.write(PRELUDE + "int main (void) { init (); return (int) load_ones (3) - 3; }\n")
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O1", "-c", src, "-o", os.path.join(TMP, "pa.o")],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, ZEROINST_PLUGIN_ARGS="verbose no-contexts"))
+    check(r.returncode == 0, r.stderr)
+    check("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed" in r.stderr, r.stderr)
 
 
 def case_wrapper_passthrough():

@@ -20,6 +20,14 @@ Expectation comments (C/C++ "//" or Fortran "!"), all numbers hand-derived:
   expect-records: N            number of code records (no unexpected loads)
   expect-lines: L1 L2 ...      every code record is on one of these lines
 
+  expect@LABEL: KEY=VALUE ...  the same for the line marked [[LABEL]] (in a
+                               comment); several may name one line.
+  path=F1,F2,...               only the records on the line whose call path
+                               (innermost first) matches: each Fi is
+                               FUNC@LABEL, FUNC:LINE, FUNC:? or FUNC (any
+                               line), or * (any number of frames); a
+                               frame ending "(inlined)" must be marked so.
+
 Options of the whole test:
   zeroinst-flags: FLAGS        compiler flags for both builds (default -O1)
   zeroinst-env: K=V ...        environment of both runs
@@ -103,12 +111,17 @@ def for_target(words, arch):
 
 
 def parse_source(path, arch="x86_64"):
-    spec = {"flags": "-O1", "env": {}, "args": [], "lines": [], "totals": [],
+    labels = {}
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            for m in re.finditer(r"\[\[([A-Za-z0-9_]+)\]\]", line):
+                labels[m.group(1)] = lineno
+    spec = {"labels": labels, "flags": "-O1", "env": {}, "args": [], "lines": [], "totals": [],
             "threads": None, "records": None, "allowed_lines": None, "plugin_args": []}
     generic, specific = [], []
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
-            m = re.search(r"(?:^|//|!|\*)\s*(expect|expect-total|expect-threads|expect-records|"
+            m = re.search(r"(?:^|//|!|\*)\s*(expect@[A-Za-z0-9_]+|expect|expect-total|expect-threads|expect-records|"
                           r"expect-lines|zeroinst-flags|zeroinst-env|zeroinst-args|zeroinst-plugin-args)"
                           r"(?:\[([\w,]+)\])?:\s*(.*)$", line)
             if not m:
@@ -124,6 +137,9 @@ def parse_source(path, arch="x86_64"):
         if key == "expect":
             spec["lines"] = [(n, w) for n, w in spec["lines"] if n != lineno]
             spec["lines"].append((lineno, for_target(val.split(), arch)))
+        elif key.startswith("expect@"):
+            # Several may name one line (one per call path): never replaced.
+            spec["lines"].append((key[7:], for_target(val.split(), arch)))
         elif key == "expect-total":
             totals.update(kv.split("=", 1) for kv in val.split())
             spec["totals"] = list(totals.items())
@@ -160,6 +176,39 @@ def merge_redmaps(maps):
     if len({len(m) for m in maps}) != 1:
         fail("redmaps of different shapes on one line: %s" % maps)
     return "".join("x" if "x" in chars else chars[0] for chars in zip(*maps))
+
+
+def path_matches(pattern, frames, labels):
+    """Does the call path FRAMES match PATTERN (see the module comment)?"""
+    def frame_ok(p, fr):
+        if p.endswith("(inlined)"):
+            if not fr.get("inlined"):
+                return False
+            p = p[:-len("(inlined)")]
+        if "@" in p:
+            fn, label = p.split("@", 1)
+            if label not in labels:
+                fail("unknown label [[%s]] in path" % label)
+            line = labels[label]
+        elif ":" in p:
+            fn, line = p.split(":", 1)
+            line = None if line == "?" else int(line)
+        else:
+            fn, line = p, None
+        return fr["function"] == fn and (line is None or fr["line"] == line)
+
+    def match(i, j):
+        if i == len(pattern):
+            return j == len(frames)
+        if pattern[i] == "*":
+            return any(match(i + 1, k) for k in range(j, len(frames) + 1))
+        return j < len(frames) and frame_ok(pattern[i], frames[j]) and match(i + 1, j + 1)
+    return match(0, 0)
+
+
+def show_path(frames):
+    return ",".join("%s:%d%s" % (f["function"], f["line"], "[i]" if f.get("inlined") else "")
+                    for f in frames)
 
 
 def check_value(what, key, want, got):
@@ -212,11 +261,25 @@ def main():
     code = report["code"]
     mine = [r for r in code if os.path.basename(r["site"]["file"]) == base]
     for lineno, want in spec["lines"]:
+        if isinstance(lineno, str):
+            if lineno not in spec["labels"]:
+                fail("expect@%s: no line is marked [[%s]]" % (lineno, lineno))
+            lineno = spec["labels"][lineno]
         recs = [r for r in mine if r["site"]["line"] == lineno]
         what = "%s:%d" % (base, lineno)
         if not recs:
             fail("%s: no record (records are on lines %s)" % (what, sorted({r["site"]["line"] for r in mine})))
+        if "path" in want:
+            pattern = want["path"].split(",")
+            chosen = [r for r in recs if path_matches(pattern, r["call_path"], spec["labels"])]
+            if not chosen:
+                fail("%s: no record with path %s; paths here: %s"
+                     % (what, want["path"], [show_path(r["call_path"]) for r in recs]))
+            recs = chosen
+            what += " path " + want["path"]
         for key, val in want.items():
+            if key == "path":
+                continue
             if key in COUNTERS:
                 check_value(what, key, val, sum(r[key] for r in recs))
             elif key == "lanes" and val.startswith(">="):

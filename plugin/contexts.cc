@@ -1,0 +1,193 @@
+/* contexts.cc - calling-context tracking at function entry and exit.
+
+   Every instrumented function that loads from memory or calls another
+   function finds the node of its activation in the calling-context tree
+   (zeroinst-abi.h) on entry:
+
+       parent = __zeroinst_ctx;
+       ra = return address;
+       cached = parent->cache[((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1)];
+       if (((cached->fn ^ &fn_desc) | (cached->ra ^ ra)) != 0)
+         cached' = __zeroinst_enter (&fn_desc, ra);     -- unlikely
+       node = PHI <cached, cached'>;
+       __zeroinst_ctx = node;
+
+   "node" is kept in an SSA name and stored with every buffered load of the
+   function.  __zeroinst_ctx is set back to "parent":
+     - before every return;
+     - before a tail call (the callee then hangs off our caller, as it does
+       on the real stack, and the call stays in tail position).
+   It is set to "node" again where control re-enters the function other
+   than by a normal return of a callee:
+     - at EH landing pads (an exception thrown through instrumented frames
+       skipped their restores);
+     - after calls that return twice (setjmp: a longjmp skipped them).
+   Thread cancellation unwinds like an exception.  */
+
+#include "zeroinst-plugin.h"
+
+/* __zeroinst_ctx = VALUE, before *GSI.  */
+static void
+set_ctx_before (gimple_stmt_iterator *gsi, tree value)
+{
+  gsi_insert_before (gsi, gimple_build_assign (zi_t.ctx_var, value), GSI_SAME_STMT);
+}
+
+/* __zeroinst_ctx = VALUE right after STMT (on its fall-through edge if STMT
+   ends its block).  */
+static void
+set_ctx_after (gimple *stmt, tree value)
+{
+  gimple *g = gimple_build_assign (zi_t.ctx_var, value);
+  if (!stmt_ends_bb_p (stmt))
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_insert_after (&gsi, g, GSI_NEW_STMT);
+      return;
+    }
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
+    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+      {
+        gsi_insert_on_edge_immediate (e, g);
+        return;
+      }
+}
+
+/* Does FUN make a real call (whose callees' contexts go through it)?  */
+static bool
+makes_calls (function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi)) && !gimple_call_internal_p (gsi_stmt (gsi)))
+        return true;
+  return false;
+}
+
+/* __builtin_return_address, declared if the front end did not (Fortran).  */
+static tree
+return_address_fn (void)
+{
+  if (!builtin_decl_explicit_p (BUILT_IN_RETURN_ADDRESS))
+    {
+      tree type = build_function_type_list (ptr_type_node, unsigned_type_node, NULL_TREE);
+      tree decl = add_builtin_function ("__builtin_return_address", type,
+                                        BUILT_IN_RETURN_ADDRESS, BUILT_IN_NORMAL, NULL, NULL_TREE);
+      set_builtin_decl (BUILT_IN_RETURN_ADDRESS, decl, true);
+    }
+  return builtin_decl_explicit (BUILT_IN_RETURN_ADDRESS);
+}
+
+/* *(void **) (PTR + OFF) in SEQ.  */
+static tree
+load_field (gimple_seq *seq, tree ptr, unsigned off)
+{
+  tree ref = build2 (MEM_REF, ptr_type_node, ptr,
+                     build_int_cst (build_pointer_type (ptr_type_node), off));
+  tree val = make_ssa_name (ptr_type_node);
+  gimple_seq_add_stmt (seq, gimple_build_assign (val, ref));
+  return val;
+}
+
+/* Emit the entry code of FUN and the restores; return the SSA name of the
+   activation's node, or NULL_TREE if FUN needs no context (it neither
+   loads, HAS_LOADS, nor calls).  */
+tree
+zi_enter_context (function *fun, bool has_loads)
+{
+  if (zi_opts.no_contexts || (!has_loads && !makes_calls (fun)))
+    return NULL_TREE;
+  tree fn_desc = zi_make_fn_desc ();
+
+  /* Returns and tail calls, found before the entry code adds statements.  */
+  auto_vec<gimple *> returns, tail_calls, twice_calls;
+  auto_vec<basic_block> landing_pads;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      if (bb_has_eh_pred (bb))
+        landing_pads.safe_push (bb);
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+        {
+          gimple *g = gsi_stmt (gsi);
+          if (gimple_code (g) == GIMPLE_RETURN)
+            returns.safe_push (g);
+          else if (gcall *call = dyn_cast<gcall *> (g))
+            {
+              if (gimple_call_tail_p (call))
+                tail_calls.safe_push (g);
+              if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+                twice_calls.safe_push (g);
+            }
+        }
+    }
+
+  /* Entry: a new block on the edge out of ENTRY.  */
+  gimple *anchor = gimple_build_nop ();
+  gsi_insert_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)), anchor);
+  gimple_stmt_iterator gsi = gsi_for_stmt (anchor);
+  gimple_seq seq = NULL;
+  tree u = pointer_sized_int_node;
+  tree parent = make_ssa_name (ptr_type_node);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (parent, zi_t.ctx_var));
+  tree ra = make_ssa_name (ptr_type_node);
+  gcall *get_ra = gimple_build_call (return_address_fn (), 1, integer_zero_node);
+  gimple_call_set_lhs (get_ra, ra);
+  gimple_seq_add_stmt (&seq, get_ra);
+  /* way = ((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1), as ZI_CTX_WAY.  */
+  tree ra_u = gimple_convert (&seq, u, ra);
+  tree way = gimple_build (&seq, BIT_AND_EXPR, u,
+                           gimple_build (&seq, BIT_XOR_EXPR, u,
+                                         gimple_build (&seq, RSHIFT_EXPR, u, ra_u,
+                                                       build_int_cst (integer_type_node, 4)),
+                                         ra_u),
+                           build_int_cst (u, ZI_CTX_WAYS - 1));
+  tree slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, parent,
+                            gimple_convert (&seq, sizetype,
+                                            gimple_build (&seq, MULT_EXPR, u, way,
+                                                          build_int_cst (u, sizeof (void *)))));
+  tree cached = load_field (&seq, slot, offsetof (struct zi_ctx, cache));
+  tree cached_fn = load_field (&seq, cached, offsetof (struct zi_ctx, fn));
+  tree cached_ra = load_field (&seq, cached, offsetof (struct zi_ctx, ra));
+  tree d1 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_fn),
+                          gimple_convert (&seq, u, fn_desc));
+  tree d2 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_ra),
+                          gimple_convert (&seq, u, ra));
+  tree diff = gimple_build (&seq, BIT_IOR_EXPR, u, d1, d2);
+  gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
+
+  gcall *enter = gimple_build_call (zi_t.enter_fn, 2, fn_desc, ra);
+  gimple_stmt_iterator join;
+  tree node = zi_guarded_call (&gsi, NE_EXPR, diff, build_zero_cst (u), enter, cached, &join);
+  gsi_insert_before (&join, gimple_build_assign (zi_t.ctx_var, node), GSI_SAME_STMT);
+
+  for (gimple *g : tail_calls)
+    {
+      gimple_stmt_iterator it = gsi_for_stmt (g);
+      set_ctx_before (&it, parent);
+    }
+  for (gimple *g : returns)
+    {
+      gimple_stmt_iterator it = gsi_for_stmt (g);
+      gimple_stmt_iterator prev = it;
+      gsi_prev (&prev);
+      if (!gsi_end_p (prev) && is_gimple_call (gsi_stmt (prev))
+          && gimple_call_tail_p (as_a<gcall *> (gsi_stmt (prev))))
+        continue;    /* restored before the tail call */
+      set_ctx_before (&it, parent);
+    }
+  for (basic_block lp : landing_pads)
+    {
+      gimple_stmt_iterator it = gsi_after_labels (lp);
+      if (gsi_end_p (it))
+        gsi_insert_after (&it, gimple_build_assign (zi_t.ctx_var, node), GSI_NEW_STMT);
+      else
+        set_ctx_before (&it, node);
+    }
+  for (gimple *g : twice_calls)
+    set_ctx_after (g, node);
+  return node;
+}

@@ -1,0 +1,347 @@
+/* contexts.c - calling-context trees, one per thread.
+
+   A node is one activation path: (parent node, function, return address).
+   Generated code finds the node of a function's activation in its parent's
+   one-entry cache (zeroinst-abi.h); on a miss it calls __zeroinst_enter,
+   which looks the node up in the thread's hash table of nodes, creating it
+   if needed.
+
+   The cache has ZI_CTX_WAYS entries, direct-mapped by return address.
+
+   Entered from instrumented code: the return address lies inside the
+   parent's function (its code range, from the unwind tables), and the node
+   is the parent's child.  Entered from uninstrumented code (a qsort
+   comparator, an OpenMP region started by libgomp, a thread's start
+   routine): the stack is unwound with libunwind up to the parent's frame,
+   and every frame in between gets a node of its own (ZI_NODE_FOREIGN), so
+   the path runs through qsort or GOMP_parallel to main.  Such nodes are
+   never cached: every entry from uninstrumented code unwinds, which keeps
+   the path exact when the same library function is reached from different
+   call sites.
+
+   Recursion: a node whose (function, return address) equals an ancestor's
+   is that ancestor, so direct and mutual recursion through the same call
+   sites fold into one path and memory is bounded by the number of distinct
+   call sites per path.  Paths with more than ZEROINST_MAX_DEPTH (default
+   256) instrumented activations fold into the activation at that depth:
+   everything called from it is counted there, and reports show the
+   elided frames as "...".
+
+   OpenMP worker threads start a region from libgomp's thread pool, with no
+   instrumented frame below.  GOMP_parallel is interposed to remember, per
+   region function, the node and call site that started it; a worker's
+   path then continues through GOMP_parallel into the master's path.
+
+   Non-local exits (exceptions, longjmp, cancellation) are handled by the
+   generated code, which re-establishes __zeroinst_ctx at landing pads and
+   after setjmp returns.  */
+#define UNW_LOCAL_ONLY
+#include <dlfcn.h>
+#include <libunwind.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+/* A node whose cache never matches: the "fn" of zi_no_match is no
+   function descriptor.  */
+#define NO_MATCH_WAYS { &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match, \
+                        &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match }
+static const struct zi_ctx zi_no_match = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0 };
+/* Where every thread starts.  */
+static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0 };
+_Static_assert (ZI_CTX_WAYS == 8, "NO_MATCH_WAYS lists ZI_CTX_WAYS entries");
+
+__thread const struct zi_ctx *__zeroinst_ctx
+    __attribute__ ((tls_model ("initial-exec"), visibility ("default"))) = &zi_unborn;
+
+/* A thread's tree: nodes by key (parent, fn, ra).  A key may also map to
+   an ancestor (recursion folding) or a truncated node.  */
+struct zi_link {
+  const struct zi_node *parent;
+  const struct zi_fn *fn;
+  uintptr_t ra;
+  struct zi_node *target;
+  struct zi_link *next;
+};
+struct zi_cct {
+  struct zi_link **buckets;
+  size_t nbuckets, count;
+};
+
+/* Code range of our GOMP_parallel wrapper, skipped when unwinding.  */
+static uintptr_t wrapper_lo, wrapper_hi;
+
+/* OpenMP regions started through GOMP_parallel: region function -> the
+   starting node and the return address into the starting function.  */
+#define ZI_MAX_REGIONS 1024
+static struct zi_region {
+  void (*fn) (void *);
+  struct zi_node *node;
+  uintptr_t ra;
+} regions[ZI_MAX_REGIONS];
+static pthread_mutex_t regions_lock = PTHREAD_MUTEX_INITIALIZER;
+static void (*real_gomp_parallel) (void (*) (void *), void *, unsigned, unsigned);
+
+static size_t
+hash_key (const void *parent, const void *fn, uintptr_t ra)
+{
+  uint64_t h = (uint64_t) (uintptr_t) parent * 0x9e3779b97f4a7c15ull
+               ^ (uint64_t) (uintptr_t) fn * 0xc2b2ae3d27d4eb4full ^ (uint64_t) ra * 0x165667b19e3779f9ull;
+  return (size_t) (h ^ (h >> 31));
+}
+
+static struct zi_cct *
+thread_cct (void)
+{
+  struct zi_thread *t = zi_thread_self ();
+  if (!t->cct)
+    {
+      t->cct = calloc (1, sizeof *t->cct);
+      if (!t->cct)
+        abort ();
+    }
+  return t->cct;
+}
+
+static struct zi_link **
+find_link (struct zi_cct *cct, const struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra)
+{
+  if (!cct->nbuckets)
+    return NULL;
+  struct zi_link **l = &cct->buckets[hash_key (parent, fn, ra) & (cct->nbuckets - 1)];
+  for (; *l; l = &(*l)->next)
+    if ((*l)->parent == parent && (*l)->fn == fn && (*l)->ra == ra)
+      return l;
+  return NULL;
+}
+
+static void
+add_link (struct zi_cct *cct, const struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra,
+          struct zi_node *target)
+{
+  if (2 * (cct->count + 1) > cct->nbuckets)
+    {
+      size_t n = cct->nbuckets ? 2 * cct->nbuckets : 64;
+      struct zi_link **b = calloc (n, sizeof *b);
+      if (!b)
+        abort ();
+      for (size_t i = 0; i < cct->nbuckets; i++)
+        for (struct zi_link *l = cct->buckets[i], *next; l; l = next)
+          {
+            next = l->next;
+            size_t j = hash_key (l->parent, l->fn, l->ra) & (n - 1);
+            l->next = b[j];
+            b[j] = l;
+          }
+      free (cct->buckets);
+      cct->buckets = b;
+      cct->nbuckets = n;
+    }
+  struct zi_link *l = malloc (sizeof *l);
+  if (!l)
+    abort ();
+  *l = (struct zi_link) { parent, fn, ra, target, NULL };
+  size_t j = hash_key (parent, fn, ra) & (cct->nbuckets - 1);
+  l->next = cct->buckets[j];
+  cct->buckets[j] = l;
+  cct->count++;
+}
+
+/* The code range of the function at ADDR, or everything if unknown.  */
+static void
+code_range (uintptr_t addr, uintptr_t *lo, uintptr_t *hi)
+{
+  unw_proc_info_t pi;
+  if (addr && unw_get_proc_info_by_ip (unw_local_addr_space, addr, &pi, NULL) == 0)
+    {
+      *lo = pi.start_ip;
+      *hi = pi.end_ip;
+    }
+  else
+    {
+      *lo = 0;
+      *hi = UINTPTR_MAX;
+    }
+}
+
+/* The child of PARENT for (FN, RA): existing, an ancestor with the same key
+   (recursion), a truncated node (too deep), or new.  */
+static struct zi_node *
+child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra,
+       unsigned flags)
+{
+  struct zi_link **l = find_link (cct, parent, fn, ra);
+  if (l)
+    return (*l)->target;
+  struct zi_node *target = NULL;
+  for (struct zi_node *a = parent; a && !target; a = a->parent)
+    if (a->pub.fn == fn && a->pub.ra == ra && (a->flags & ZI_NODE_FOREIGN) == flags)
+      target = a;
+  if (!target)
+    {
+      target = calloc (1, sizeof *target);
+      if (!target)
+        abort ();
+      for (int w = 0; w < ZI_CTX_WAYS; w++)
+        target->pub.cache[w] = &zi_no_match;
+      target->pub.fn = fn;
+      target->pub.ra = ra;
+      target->parent = parent;
+      /* Depth counts instrumented activations only.  */
+      target->depth = (parent ? parent->depth : 0) + !(flags & ZI_NODE_FOREIGN);
+      target->flags = flags;
+      if (!(flags & ZI_NODE_FOREIGN) && target->depth >= zi_config.max_depth)
+        target->flags |= ZI_NODE_TRUNCATED;
+      if (fn)
+        code_range ((uintptr_t) fn->addr, &target->lo, &target->hi);
+    }
+  add_link (cct, parent, fn, ra, target);
+  return target;
+}
+
+/* Is PC inside NODE's function?  */
+static int
+in_node (const struct zi_node *node, uintptr_t pc)
+{
+  return node && pc >= node->lo && pc < node->hi;
+}
+
+/* The return addresses on the stack from RA outwards (RA first), with the
+   frames of our GOMP_parallel wrapper left out, into PCS; returns their
+   number (0 if RA is not found).  */
+static size_t
+unwind_from (uintptr_t ra, uintptr_t *pcs, size_t max)
+{
+  unw_context_t uc;
+  unw_cursor_t cursor;
+  size_t n = 0;
+  int found = 0;
+  if (unw_getcontext (&uc) != 0 || unw_init_local (&cursor, &uc) != 0)
+    return 0;
+  while (n < max && unw_step (&cursor) > 0)
+    {
+      unw_word_t ip;
+      if (unw_get_reg (&cursor, UNW_REG_IP, &ip) != 0 || !ip)
+        break;
+      if (!found && ip != ra)
+        continue;             /* the runtime's frames and the callee's */
+      found = 1;
+      if (ip >= wrapper_lo && ip < wrapper_hi)
+        continue;
+      pcs[n++] = ip;
+    }
+  return n;
+}
+
+/* The node of a GOMP_parallel region FN started elsewhere, if any.  */
+static struct zi_region *
+find_region (const struct zi_fn *fn)
+{
+  if (!fn || !(fn->flags & ZI_FN_OMP_REGION))
+    return NULL;
+  for (size_t i = 0; i < ZI_MAX_REGIONS && regions[i].fn; i++)
+    if ((const void *) regions[i].fn == fn->addr)
+      return &regions[i];
+  return NULL;
+}
+
+/* Entry from uninstrumented code (or at a thread's root): build the chain
+   of foreign frames between PARENT and the callee FN entered with RA.  */
+static struct zi_node *
+foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra)
+{
+  struct zi_region *region = parent ? NULL : find_region (fn);
+  if (region && real_gomp_parallel)
+    {
+      /* An OpenMP worker: continue the path of the thread that started the
+         region, through a GOMP_parallel frame.  */
+      struct zi_node *gomp = child (cct, region->node, NULL, region->ra, ZI_NODE_FOREIGN);
+      return child (cct, gomp, fn, (uintptr_t) real_gomp_parallel + 1, 0);
+    }
+  uintptr_t pcs[128];
+  size_t n = unwind_from (ra, pcs, 128);
+  if (n == 0)
+    {
+      /* Unwinding failed or disagrees: keep the direct link.  */
+      return child (cct, parent, fn, ra, 0);
+    }
+  /* pcs[0] = ra is in the innermost foreign frame; pcs[j] in the parent.  */
+  size_t j = n;
+  if (parent)
+    for (j = 1; j < n && !in_node (parent, pcs[j]); j++)
+      ;
+  if (parent && j == n)
+    return child (cct, parent, fn, ra, 0);    /* parent not on the stack: stale */
+  struct zi_node *node = parent;
+  /* Foreign frame m (1-based, outermost first from j down to 1) returns to
+     pcs[m]; at the root the outermost frame has no caller (return 0).  */
+  for (size_t m = j; m >= 1; m--)
+    node = child (cct, node, NULL, m < n ? pcs[m] : 0, ZI_NODE_FOREIGN);
+  return child (cct, node, fn, ra, 0);
+}
+
+const struct zi_ctx *
+__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
+{
+  const struct zi_ctx *cur = __zeroinst_ctx;
+  if (zi_in_runtime)
+    return cur;                 /* called back from the runtime's own calls */
+  struct zi_node *parent = cur == &zi_unborn ? NULL : (struct zi_node *) cur;
+  if (parent && (parent->flags & ZI_NODE_TRUNCATED))
+    return cur;
+  zi_init ();
+  zi_in_runtime++;
+  struct zi_cct *cct = thread_cct ();
+  struct zi_node *node;
+  if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
+    {
+      node = child (cct, parent, fn, ra, 0);
+      parent->pub.cache[ZI_CTX_WAY (ra)] = &node->pub;
+    }
+  else
+    node = foreign_entry (cct, parent, fn, ra);
+  zi_in_runtime--;
+  return &node->pub;
+}
+
+/* GOMP_parallel (libgomp's entry for "#pragma omp parallel"): remember
+   which node starts region FN, then start it.  */
+__attribute__ ((visibility ("default"), noinline)) void
+GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned flags)
+{
+  if (!real_gomp_parallel)
+    real_gomp_parallel = dlsym (RTLD_NEXT, "GOMP_parallel");
+  if (!real_gomp_parallel)
+    {
+      zi_warn ("GOMP_parallel called but libgomp's is not found");
+      abort ();
+    }
+  const struct zi_ctx *cur = __zeroinst_ctx;
+  if (cur != &zi_unborn)
+    {
+      pthread_mutex_lock (&regions_lock);
+      size_t i = 0;
+      while (i < ZI_MAX_REGIONS && regions[i].fn && regions[i].fn != fn)
+        i++;
+      if (i < ZI_MAX_REGIONS)
+        regions[i] = (struct zi_region) { fn, (struct zi_node *) cur,
+                                          (uintptr_t) __builtin_return_address (0) };
+      pthread_mutex_unlock (&regions_lock);
+    }
+  real_gomp_parallel (fn, data, num_threads, flags);
+  __asm__ volatile ("" ::: "memory");   /* not a tail call: keep this frame recognisable */
+}
+
+void
+zi_contexts_init (void)
+{
+  code_range ((uintptr_t) &GOMP_parallel, &wrapper_lo, &wrapper_hi);
+  if (wrapper_hi == UINTPTR_MAX)
+    wrapper_lo = wrapper_hi = 0;
+}
+
+void
+zi_contexts_after_fork_child (void)
+{
+  pthread_mutex_init (&regions_lock, NULL);
+}

@@ -1,0 +1,228 @@
+/* symbols.c - return addresses to frames (function, file, line), at report
+   time, with libdw.  Each distinct address is symbolized once.
+
+   For a return address RA the call instruction is at RA-1.  Its line comes
+   from the line table; the DWARF scopes containing it give the functions
+   GCC inlined there (DW_TAG_inlined_subroutine, innermost first, each
+   called from DW_AT_call_file:DW_AT_call_line of the next), ending with the
+   real function (DW_TAG_subprogram).  Without debug information the ELF
+   symbol table still names the function; file and line are then "" and 0.
+   C++ names are demangled when the program has libstdc++'s __cxa_demangle.  */
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "runtime.h"
+
+static Dwfl *dwfl;
+static pid_t session_pid;
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+  .find_elf = dwfl_linux_proc_find_elf,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .debuginfo_path = &debuginfo_path,
+};
+
+struct cached {
+  uintptr_t ra;
+  struct zi_frame *frames;
+  size_t n;
+};
+static struct cached *cache;
+static size_t cache_mask, cache_count;
+
+static Dwfl *
+session (void)
+{
+  if (dwfl && session_pid == getpid ())
+    return dwfl;
+  if (dwfl)
+    dwfl_end (dwfl);
+  dwfl = dwfl_begin (&callbacks);
+  if (dwfl)
+    {
+      dwfl_report_begin (dwfl);
+      if (dwfl_linux_proc_report (dwfl, getpid ()) != 0)
+        {
+          dwfl_end (dwfl);
+          dwfl = NULL;
+        }
+      else
+        dwfl_report_end (dwfl, NULL, NULL);
+    }
+  session_pid = getpid ();
+  return dwfl;
+}
+
+void
+zi_symbols_reset (void)
+{
+  if (dwfl)
+    dwfl_end (dwfl);
+  dwfl = NULL;
+}
+
+/* Copy of NAME without GCC's clone suffixes; "f._omp_fn.N" becomes "f"
+   with *OMP_REGION set.  C++ names are demangled, without parameters.  */
+const char *
+zi_clean_name (const char *name, unsigned *omp_region)
+{
+  static char *(*demangle) (const char *, char *, size_t *, int *);
+  static int looked_up;
+  if (omp_region)
+    *omp_region = 0;
+  if (!name)
+    return "??";
+  char *copy = NULL;
+  if (name[0] == '_' && name[1] == 'Z')
+    {
+      if (!looked_up)
+        {
+          demangle = (char *(*) (const char *, char *, size_t *, int *)) dlsym (RTLD_DEFAULT,
+                                                                                  "__cxa_demangle");
+          looked_up = 1;
+        }
+      int status = -1;
+      char *d = demangle ? demangle (name, NULL, NULL, &status) : NULL;
+      if (d && status == 0)
+        {
+          char *paren = strchr (d, '(');
+          if (paren && strncmp (d, "operator", 8) != 0 && !strstr (d, "::operator"))
+            *paren = '\0';
+          copy = d;
+        }
+    }
+  if (!copy)
+    copy = strdup (name);
+  static const char *const suffixes[] = {
+    "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
+    ".clone", ".specialized", NULL
+  };
+  for (int i = 0; suffixes[i]; i++)
+    {
+      char *p = strstr (copy, suffixes[i]);
+      if (!p)
+        continue;
+      if (i == 0 && omp_region)
+        *omp_region = 1;
+      *p = '\0';
+    }
+  return copy;
+}
+
+static const char *
+die_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  const char *name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr));
+  if (!name)
+    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr));
+  if (!name)
+    name = dwarf_diename (die);
+  return name;
+}
+
+static void
+push (struct zi_frame **f, size_t *n, size_t *cap, const char *name, const char *file,
+      unsigned line, int inlined)
+{
+  if (*n == *cap)
+    {
+      *cap = *cap ? 2 * *cap : 4;
+      *f = realloc (*f, *cap * sizeof **f);
+      if (!*f)
+        abort ();
+    }
+  unsigned omp;
+  struct zi_frame *fr = &(*f)[(*n)++];
+  fr->function = zi_clean_name (name, &omp);
+  fr->file = strdup (file ? file : "");
+  fr->line = line;
+  fr->inlined = inlined;
+  fr->omp_region = omp;
+}
+
+/* Symbolize the call at RA - 1 into a new frame array.  */
+static struct zi_frame *
+symbolize (uintptr_t ra, size_t *n_out)
+{
+  struct zi_frame *f = NULL;
+  size_t n = 0, cap = 0;
+  Dwarf_Addr pc = ra - 1;
+  Dwfl *d = session ();
+  Dwfl_Module *mod = d ? dwfl_addrmodule (d, pc) : NULL;
+  const char *symname = mod ? dwfl_module_addrname (mod, pc) : NULL;
+  const char *file = NULL;
+  int line = 0;
+  Dwfl_Line *l = mod ? dwfl_module_getsrc (mod, pc) : NULL;
+  if (l)
+    file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cu = mod ? dwfl_module_addrdie (mod, pc, &bias) : NULL;
+  Dwarf_Die *scopes = NULL;
+  int nscopes = cu ? dwarf_getscopes (cu, pc - bias, &scopes) : 0;
+  Dwarf_Files *files = NULL;
+  size_t nfiles = 0;
+  if (cu)
+    dwarf_getsrcfiles (cu, &files, &nfiles);
+  for (int i = 0; i < nscopes; i++)
+    {
+      int tag = dwarf_tag (&scopes[i]);
+      if (tag == DW_TAG_inlined_subroutine)
+        {
+          push (&f, &n, &cap, die_name (&scopes[i]), file, (unsigned) line, 1);
+          Dwarf_Attribute attr;
+          Dwarf_Word w;
+          if (files && dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_file, &attr), &w) == 0)
+            file = dwarf_filesrc (files, w, NULL, NULL);
+          if (dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_line, &attr), &w) == 0)
+            line = (int) w;
+        }
+      else if (tag == DW_TAG_subprogram)
+        {
+          push (&f, &n, &cap, symname ? symname : die_name (&scopes[i]), file, (unsigned) line, 0);
+          break;
+        }
+    }
+  free (scopes);
+  if (n == 0 || f[n - 1].inlined)
+    push (&f, &n, &cap, symname ? symname : "??", file, (unsigned) line, 0);
+  *n_out = n;
+  return f;
+}
+
+const struct zi_frame *
+zi_symbolize (uintptr_t ra, size_t *n)
+{
+  if (2 * (cache_count + 1) > (cache_mask ? cache_mask + 1 : 0))
+    {
+      size_t size = cache_mask ? 2 * (cache_mask + 1) : 256;
+      struct cached *c = calloc (size, sizeof *c);
+      if (!c)
+        abort ();
+      for (size_t i = 0; cache && i <= cache_mask; i++)
+        if (cache[i].ra)
+          {
+            size_t j = (cache[i].ra * 0x9e3779b97f4a7c15ull >> 20) & (size - 1);
+            while (c[j].ra)
+              j = (j + 1) & (size - 1);
+            c[j] = cache[i];
+          }
+      free (cache);
+      cache = c;
+      cache_mask = size - 1;
+    }
+  size_t i = (ra * 0x9e3779b97f4a7c15ull >> 20) & cache_mask;
+  while (cache[i].ra && cache[i].ra != ra)
+    i = (i + 1) & cache_mask;
+  if (!cache[i].ra)
+    {
+      cache[i].ra = ra;
+      cache[i].frames = symbolize (ra, &cache[i].n);
+      cache_count++;
+    }
+  *n = cache[i].n;
+  return cache[i].frames;
+}

@@ -1,0 +1,76 @@
+/* table.c - counters per (site slot, calling context), in an
+   open-addressing hash table.  Buffered entries arrive in runs of the same
+   site and context, so the analysis keeps the last hit and comes here only
+   when the key changes.  */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+static size_t
+hash_key (int32_t slot, const void *ctx)
+{
+  uint64_t h = (uint64_t) (uintptr_t) ctx * 0x9e3779b97f4a7c15ull ^ (uint64_t) slot * 0xc2b2ae3d27d4eb4full;
+  return (size_t) (h ^ (h >> 29));
+}
+
+static void
+grow (struct zi_table *t)
+{
+  size_t n = t->mask ? 2 * (t->mask + 1) : 256;
+  struct zi_cell *cells = calloc (n, sizeof *cells);
+  if (!cells)
+    abort ();
+  for (size_t i = 0; t->cells && i <= t->mask; i++)
+    if (t->cells[i].slot)
+      {
+        size_t j = hash_key (t->cells[i].slot, t->cells[i].ctx) & (n - 1);
+        while (cells[j].slot)
+          j = (j + 1) & (n - 1);
+        cells[j] = t->cells[i];
+      }
+  free (t->cells);
+  t->cells = cells;
+  t->mask = n - 1;
+}
+
+struct zi_counters *
+zi_table_get (struct zi_table *t, int32_t slot, const void *ctx)
+{
+  if (2 * (t->count + 1) > (t->mask ? t->mask + 1 : 0))
+    grow (t);
+  size_t i = hash_key (slot, ctx) & t->mask;
+  while (t->cells[i].slot)
+    {
+      if (t->cells[i].slot == slot && t->cells[i].ctx == ctx)
+        return &t->cells[i].c;
+      i = (i + 1) & t->mask;
+    }
+  t->cells[i].slot = slot;
+  t->cells[i].ctx = ctx;
+  t->count++;
+  return &t->cells[i].c;
+}
+
+void
+zi_table_add (struct zi_table *dst, const struct zi_table *src)
+{
+  for (size_t i = 0; src->cells && i <= src->mask; i++)
+    {
+      const struct zi_cell *s = &src->cells[i];
+      if (!s->slot)
+        continue;
+      struct zi_counters *d = zi_table_get (dst, s->slot, s->ctx);
+      d->elements += s->c.elements;
+      d->redundant_bytes += s->c.redundant_bytes;
+      d->zero_elements += s->c.zero_elements;
+      d->or_lo |= s->c.or_lo;
+      d->or_hi |= s->c.or_hi;
+    }
+}
+
+void
+zi_table_free (struct zi_table *t)
+{
+  free (t->cells);
+  memset (t, 0, sizeof *t);
+}

@@ -1,0 +1,38 @@
+/* An OpenMP region: its loads are attributed to the source function
+   (marked as a parallel region) and, in every thread, to the path through
+   GOMP_parallel to the function that started it and on to main; the
+   threads' records of one context are merged.  v[i] = i % 2 as int64
+   (0: 8 redundant bytes and a zero element; 1: 7).
+   zeroinst-flags: -O1 -g -fopenmp
+   zeroinst-env: OMP_NUM_THREADS=2 OMP_DYNAMIC=false
+   main then prints the sum, 500 = 0x1f4: 6 redundant bytes.
+   expect-records: 2
+   expect-threads: 500,4000,3750,250;501,4008,3756,250 */
+#include <stdint.h>
+#include <stdio.h>
+
+#define N 1000
+int64_t v[N];
+int64_t total;
+
+__attribute__ ((noinline)) void
+par (void)
+{
+  /* GCC gives the GOMP_parallel call the line of the function's opening
+     brace, not of the pragma, and at -O2 par tail-calls GOMP_parallel (its
+     frame is gone): the path allows any frames between GOMP_parallel and main.  */
+#pragma omp parallel for reduction(+ : total) schedule(static)
+  for (int i = 0; i < N; i++)
+    total += v[i];  // [[omp_load]]
+}
+// expect@omp_load: path=par@omp_load,GOMP_parallel:?,*,main@main_par elements=1000 redundant_bytes=7500 zero_elements=500 function=par
+
+int
+main (void)
+{
+  for (int i = 0; i < N; i++)
+    v[i] = i % 2;
+  par ();  // [[main_par]]
+  printf ("%lld\n", (long long) total);  // expect: elements=1 redundant_bytes=6 path=main:?
+  return 0;
+}
