@@ -455,8 +455,12 @@ instrument_load (const struct zi_load *l, tree node)
 unsigned int
 zi_instrument_function (function *fun)
 {
-  if (!zi_t.u64)
-    zi_build_trees ();
+  static bool refused;
+  if (refused || (!zi_t.u64 && !zi_build_trees ()))
+    {
+      refused = true;
+      return 0;
+    }
   auto_vec<struct zi_load> loads;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)

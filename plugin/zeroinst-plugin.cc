@@ -61,7 +61,9 @@ const_string_type (void)
   return build_pointer_type (build_qualified_type (char_type_node, TYPE_QUAL_CONST));
 }
 
-/* Finish a record from CHAIN and check it has the size of its C twin.  */
+/* Finish a record from CHAIN.  Its layout matches its C twin (of the
+   host, which built the plugin) on LP64 targets, the only ones supported
+   (checked in zi_build_trees).  */
 static tree
 finish_record (const char *name, tree chain, size_t expected_size)
 {
@@ -132,9 +134,17 @@ runtime_fn (const char *name, tree type, bool cold)
   return fn;
 }
 
-void
+bool
 zi_build_trees (void)
 {
+  /* The runtime's structures have LP64 layouts (8-byte pointers and long).  */
+  if (TYPE_PRECISION (ptr_type_node) != 64 || TYPE_PRECISION (long_integer_type_node) != 64)
+    {
+      error ("zeroinst supports LP64 targets only (this compilation has %d-bit pointers); "
+             "compile without the plugin or for a 64-bit target",
+             (int) TYPE_PRECISION (ptr_type_node));
+      return false;
+    }
   zi_t.u64 = make_unsigned_type (64);
   zi_t.u64_ptr = build_pointer_type (zi_t.u64);
   build_descriptor_types ();
@@ -156,6 +166,7 @@ zi_build_trees (void)
                                                          ptr_type_node, zi_t.u64, zi_t.u64,
                                                          zi_t.u64, NULL_TREE),
                                false);
+  return true;
 }
 
 /* The trees above live across functions: make them GC roots.  */

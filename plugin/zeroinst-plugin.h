@@ -29,7 +29,7 @@ struct zi_trees {
   tree record_fn;            /* __zeroinst_record (site *, ctx *, u64, u64, u64) */
 };
 extern struct zi_trees zi_t;
-void zi_build_trees (void);
+bool zi_build_trees (void);
 
 /* site.cc */
 tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,

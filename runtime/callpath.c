@@ -105,7 +105,11 @@ zi_record_path (const struct zi_site_info *site, const struct zi_node *node, str
         out->n = i + 1;
         break;
       }
-  while (out->n > 1 && is_startup_frame (out->f[out->n - 1].function))
+  /* Outermost frames that are thread start-up, or that have no name (the
+     C library's local symbols without its debug information, as for
+     start_thread on most machines), are not part of the program's path.  */
+  while (out->n > 1 && (is_startup_frame (out->f[out->n - 1].function)
+                        || !strcmp (out->f[out->n - 1].function, "??")))
     out->n--;
 }
 

@@ -300,6 +300,7 @@ def case_bad_plugin_options():
     plugin_error(["-fplugin-arg-zeroinst-bogus"], "unknown option", "bogus", valid)
     plugin_error(["-fplugin-arg-zeroinst-include"], "needs a value", valid)
     plugin_error(["-fplugin-arg-zeroinst-verbose=3"], "takes no value", valid)
+    plugin_error(["-m32"], "zeroinst supports LP64 targets only")
 
 
 def case_no_loads_still_reports():
