@@ -35,9 +35,11 @@
    Non-local exits (exceptions, longjmp, cancellation) are handled by the
    generated code, which re-establishes __zeroinst_ctx at landing pads and
    after setjmp returns.  */
-#define UNW_LOCAL_ONLY
 #include <dlfcn.h>
+#if ZEROINST_HAVE_UNWIND
+#define UNW_LOCAL_ONLY
 #include <libunwind.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
@@ -147,21 +149,24 @@ add_link (struct zi_cct *cct, const struct zi_node *parent, const struct zi_fn *
   cct->count++;
 }
 
-/* The code range of the function at ADDR, or everything if unknown.  */
+/* The code range of the function at ADDR, or everything if unknown (then
+   every entry counts as a direct call).  */
 static void
 code_range (uintptr_t addr, uintptr_t *lo, uintptr_t *hi)
 {
+#if ZEROINST_HAVE_UNWIND
   unw_proc_info_t pi;
   if (addr && unw_get_proc_info_by_ip (unw_local_addr_space, addr, &pi, NULL) == 0)
     {
       *lo = pi.start_ip;
       *hi = pi.end_ip;
+      return;
     }
-  else
-    {
-      *lo = 0;
-      *hi = UINTPTR_MAX;
-    }
+#else
+  (void) addr;
+#endif
+  *lo = 0;
+  *hi = UINTPTR_MAX;
 }
 
 /* The child of PARENT for (FN, RA): existing, an ancestor with the same key
@@ -212,6 +217,10 @@ in_node (const struct zi_node *node, uintptr_t pc)
 static size_t
 unwind_from (uintptr_t ra, uintptr_t *pcs, size_t max)
 {
+#if !ZEROINST_HAVE_UNWIND
+  (void) ra, (void) pcs, (void) max;
+  return 0;      /* no unwinder: the entry is linked directly */
+#else
   unw_context_t uc;
   unw_cursor_t cursor;
   size_t n = 0;
@@ -231,6 +240,7 @@ unwind_from (uintptr_t ra, uintptr_t *pcs, size_t max)
       pcs[n++] = ip;
     }
   return n;
+#endif
 }
 
 /* The node of a GOMP_parallel region FN started elsewhere, if any.  */

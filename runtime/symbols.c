@@ -7,15 +7,20 @@
    called from DW_AT_call_file:DW_AT_call_line of the next), ending with the
    real function (DW_TAG_subprogram).  Without debug information the ELF
    symbol table still names the function; file and line are then "" and 0.
+   Built without libdw (ZEROINST_HAVE_UNWIND unset), names come from dladdr
+   (dynamic symbols only) and there are no lines.
    C++ names are demangled when the program has libstdc++'s __cxa_demangle.  */
 #include <dlfcn.h>
-#include <dwarf.h>
-#include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "runtime.h"
+#if ZEROINST_HAVE_UNWIND
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#endif
 
+#if ZEROINST_HAVE_UNWIND
 static Dwfl *dwfl;
 static pid_t session_pid;
 static char *debuginfo_path;
@@ -25,6 +30,8 @@ static const Dwfl_Callbacks callbacks = {
   .debuginfo_path = &debuginfo_path,
 };
 
+#endif
+
 struct cached {
   uintptr_t ra;
   struct zi_frame *frames;
@@ -33,6 +40,7 @@ struct cached {
 static struct cached *cache;
 static size_t cache_mask, cache_count;
 
+#if ZEROINST_HAVE_UNWIND
 static Dwfl *
 session (void)
 {
@@ -56,12 +64,16 @@ session (void)
   return dwfl;
 }
 
+#endif
+
 void
 zi_symbols_reset (void)
 {
+#if ZEROINST_HAVE_UNWIND
   if (dwfl)
     dwfl_end (dwfl);
   dwfl = NULL;
+#endif
 }
 
 /* Copy of NAME without GCC's clone suffixes; "f._omp_fn.N" becomes "f"
@@ -112,6 +124,7 @@ zi_clean_name (const char *name, unsigned *omp_region)
   return copy;
 }
 
+#if ZEROINST_HAVE_UNWIND
 static const char *
 die_name (Dwarf_Die *die)
 {
@@ -123,6 +136,8 @@ die_name (Dwarf_Die *die)
     name = dwarf_diename (die);
   return name;
 }
+
+#endif
 
 static void
 push (struct zi_frame **f, size_t *n, size_t *cap, const char *name, const char *file,
@@ -150,6 +165,14 @@ symbolize (uintptr_t ra, size_t *n_out)
 {
   struct zi_frame *f = NULL;
   size_t n = 0, cap = 0;
+#if !ZEROINST_HAVE_UNWIND
+  /* Without libdw: the dynamic symbol, no line.  */
+  Dl_info info;
+  const char *name = dladdr ((void *) (ra - 1), &info) && info.dli_sname ? info.dli_sname : "??";
+  push (&f, &n, &cap, name, "", 0, 0);
+  *n_out = n;
+  return f;
+#else
   Dwarf_Addr pc = ra - 1;
   Dwfl *d = session ();
   Dwfl_Module *mod = d ? dwfl_addrmodule (d, pc) : NULL;
@@ -191,6 +214,7 @@ symbolize (uintptr_t ra, size_t *n_out)
     push (&f, &n, &cap, symname ? symname : "??", file, (unsigned) line, 0);
   *n_out = n;
   return f;
+#endif
 }
 
 const struct zi_frame *
