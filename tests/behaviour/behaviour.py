@@ -332,6 +332,64 @@ def case_wrapper_plugin_args():
     check("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed" in r.stderr, r.stderr)
 
 
+def case_shared_library_mix():
+    """An instrumented shared library, an instrumented main, and an object
+    compiled without the plugin: the report has sites from both
+    instrumented files (lib loads 6 ones, main 4), nothing from the other."""
+    lib = os.path.join(TMP, "lib.c")
+    with open(lib, "w") as f:
+        f.write("#include <stdint.h>\nint64_t lib_ones[6] = {1,1,1,1,1,1};\nvolatile int64_t lib_sink;\n"
+                "__attribute__ ((noinline)) int64_t lib_sum (void) { int64_t s = 0;"
+                " for (int i = 0; i < 6; i++) s += lib_ones[i]; lib_sink = s; return s; }\n")
+    plain = os.path.join(TMP, "plainobj.c")
+    with open(plain, "w") as f:
+        f.write("#include <stdint.h>\nint64_t plain_vals[3] = {1,2,3};\nvolatile int64_t plain_sink;\n"
+                "int64_t plain_sum (void) { int64_t s = 0; for (int i = 0; i < 3; i++) s += plain_vals[i];"
+                " plain_sink = s; return s; }\n")
+    main = os.path.join(TMP, "mainmix.c")
+    with open(main, "w") as f:
+        f.write(PRELUDE + "int64_t lib_sum (void); int64_t plain_sum (void);\n"
+                "int main (void) { init (); printf (\"%lld\\n\", (long long) (lib_sum () + load_ones (4)"
+                " + plain_sum ())); return 0; }\n")
+    cc = os.path.join(BIN, "zeroinst-cc")
+    so = os.path.join(TMP, "libmix.so")
+    for cmd in ([cc, "-O1", "-fPIC", "-shared", lib, "-o", so],
+                ["gcc", "-O1", "-c", plain, "-o", os.path.join(TMP, "plainobj.o")],
+                [cc, "-O1", main, os.path.join(TMP, "plainobj.o"), so, "-o", os.path.join(TMP, "mix"),
+                 "-Wl,-rpath," + TMP]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        check(r.returncode == 0, " ".join(cmd) + "\n" + r.stderr)
+    r = run(os.path.join(TMP, "mix"))
+    check(r.stdout == "16\n", "output %r" % r.stdout)
+    files = {os.path.basename(c["site"]["file"]): c["elements"] for c in report()["code"]
+             if c["site"]["function"] in ("lib_sum", "load_ones", "plain_sum")}
+    check(files == {"lib.c": 6, "mainmix.c": 4}, "sites by file: %s" % files)
+
+
+def case_wrapper_response_file_and_errors():
+    """Arguments in @file count (-c there means: no runtime at link); a
+    wrapped compiler without a plugin is a clear error."""
+    src = os.path.join(TMP, "rsp.c")
+    with open(src, "w") as f:
+        f.write("int g[4]; int get (int i) { return g[i]; }\n")
+    rsp = os.path.join(TMP, "args.rsp")
+    obj = os.path.join(TMP, "rsp.o")
+    with open(rsp, "w") as f:
+        f.write("-O1 -c %s -o %s\n" % (src, obj))
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "@" + rsp], capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    nm = subprocess.run(["nm", obj], capture_output=True, text=True).stdout
+    check("__zeroinst_refill" in nm, "the object from @file was not instrumented")
+    fake = os.path.join(TMP, "othergcc")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\ncase \"$1\" in -dumpmachine) echo sparc64-none-elf;; *) exec gcc \"$@\";; esac\n")
+    os.chmod(fake, 0o755)
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-c", src, "-o", obj], capture_output=True,
+                       text=True, env=dict(os.environ, ZEROINST_WRAP=fake))
+    check(r.returncode != 0 and "no zeroinst plugin for" in r.stderr and "sparc64-none-elf" in r.stderr,
+          "missing plugin: %d %s" % (r.returncode, r.stderr))
+
+
 def case_wrapper_passthrough():
     """Queries and preprocessing go straight to the real compiler."""
     cc = os.path.join(BIN, "zeroinst-cc")
