@@ -31,10 +31,10 @@ int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
 
    Loads of several sites interleave in a buffer (a sparse matvec reads an
    index, a value and a vector element per step), so counters are found
-   through a small direct-mapped cache keyed by site address before the
+   through a direct-mapped cache keyed by site and context before the
    thread's hash table; the cache is dropped if the table grows (its cells
    move).  */
-#define CACHE_WAYS 16
+#define CACHE_WAYS 256    /* unrolled loops interleave dozens of sites */
 struct cache_line {
   const struct zi_site *site;
   const void *ctx;
@@ -46,6 +46,7 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
               unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
+  _Static_assert (CACHE_WAYS == 256, "the index is the top 8 bits of the hash");
   struct cache_line cache[CACHE_WAYS] = { { NULL, NULL, NULL } };
   size_t table_mask = t->counters.mask;
   const int contexts = zi_config.contexts;
@@ -53,7 +54,9 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
     {
       const struct zi_entry *e = (const struct zi_entry *) p;
       const void *ctx = contexts ? e->ctx : NULL;
-      struct cache_line *line = &cache[((uintptr_t) e->site >> 4 ^ (uintptr_t) ctx >> 6) & (CACHE_WAYS - 1)];
+      uint64_t h = ((uint64_t) (uintptr_t) e->site ^ (uint64_t) (uintptr_t) ctx >> 3)
+                   * 0x9e3779b97f4a7c15ull;
+      struct cache_line *line = &cache[h >> 56];
       if (__builtin_expect (line->site != e->site || line->ctx != ctx, 0))
         {
           struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
