@@ -31,10 +31,10 @@ int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
 
    Loads of several sites interleave in a buffer (a sparse matvec reads an
    index, a value and a vector element per step), so counters are found
-   through a direct-mapped cache keyed by site and context before the
+   through a 2-way set-associative cache keyed by site and context before the
    thread's hash table; the cache is dropped if the table grows (its cells
    move).  */
-#define CACHE_WAYS 256    /* unrolled loops interleave dozens of sites */
+#define CACHE_SETS 128    /* unrolled loops interleave dozens of sites */
 struct cache_line {
   const struct zi_site *site;
   const void *ctx;
@@ -46,8 +46,12 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
               unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
-  _Static_assert (CACHE_WAYS == 256, "the index is the top 8 bits of the hash");
-  struct cache_line cache[CACHE_WAYS] = { { NULL, NULL, NULL } };
+  /* Two lines per set, the most recently used first: two (site, context)
+     pairs that hash to one set and alternate in a loop do not evict each
+     other.  */
+  _Static_assert (CACHE_SETS == 128, "the set is the top 7 bits of the hash");
+  struct cache_line cache[CACHE_SETS][2];
+  memset (cache, 0, sizeof cache);
   size_t table_mask = t->counters.mask;
   const int contexts = zi_config.contexts;
   for (; p < end; p += stride)
@@ -56,19 +60,26 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
       const void *ctx = contexts ? e->ctx : NULL;
       uint64_t h = ((uint64_t) (uintptr_t) e->site ^ (uint64_t) (uintptr_t) ctx >> 3)
                    * 0x9e3779b97f4a7c15ull;
-      struct cache_line *line = &cache[h >> 56];
-      if (__builtin_expect (line->site != e->site || line->ctx != ctx, 0))
+      struct cache_line *set = cache[h >> 57];
+      if (__builtin_expect (set[0].site != e->site || set[0].ctx != ctx, 0))
         {
-          struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
-          if (t->counters.mask != table_mask)
+          struct cache_line older = set[0];
+          if (set[1].site == e->site && set[1].ctx == ctx)
+            set[0] = set[1];
+          else
             {
-              memset (cache, 0, sizeof cache);
-              table_mask = t->counters.mask;
+              struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
+              if (t->counters.mask != table_mask)
+                {
+                  memset (cache, 0, sizeof cache);
+                  table_mask = t->counters.mask;
+                  older.site = NULL;
+                }
+              set[0] = (struct cache_line) { e->site, ctx, c };
             }
-          line->site = e->site;
-          line->ctx = ctx;
-          line->c = c;
+          set[1] = older;
         }
+      struct cache_line *line = &set[0];
       struct zi_counters *c = line->c;
       uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
       c->elements++;

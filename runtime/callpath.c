@@ -56,12 +56,15 @@ node_frames (const struct zi_node *cnode)
   if (node->pub.ra && !is_main_node)
     {
       size_t n;
-      const struct zi_frame *f = zi_symbolize (node->pub.ra, &n);
+      /* The caller's frame(s): with lines when the caller is instrumented,
+         named only when it is uninstrumented code.  */
+      const struct zi_node *p = node->parent;
+      int instrumented_caller = p && p->pub.fn && !(p->flags & ZI_NODE_FOREIGN);
+      const struct zi_frame *f = zi_symbolize (node->pub.ra, instrumented_caller, &n);
       append (fr, f, n);
       /* The outermost of them is the caller itself: name it from its own
          descriptor when it is instrumented.  */
-      const struct zi_node *p = node->parent;
-      if (p && p->pub.fn && !(p->flags & ZI_NODE_FOREIGN))
+      if (instrumented_caller)
         {
           unsigned omp = 0;
           fr->f[fr->n - 1].function = zi_clean_name (p->pub.fn->name, &omp);

@@ -78,8 +78,10 @@ struct zi_frame {
   unsigned inlined : 1, omp_region : 1;
 };
 /* Frames at return address RA (innermost first, inlined ones marked);
-   *N gets their number.  Cached; never NULL.  */
-const struct zi_frame *zi_symbolize (uintptr_t ra, size_t *n) ZI_HIDDEN;
+   FULL: lines and inlined frames (for instrumented code), else the name
+   only.  *N gets their number.  Cached (an address is always in the same
+   kind of frame); never NULL.  */
+const struct zi_frame *zi_symbolize (uintptr_t ra, int full, size_t *n) ZI_HIDDEN;
 void zi_symbols_reset (void) ZI_HIDDEN;
 const char *zi_clean_name (const char *name, unsigned *omp_region) ZI_HIDDEN;
 

@@ -9,7 +9,10 @@
    symbol table still names the function; file and line are then "" and 0.
    Built without libdw (ZEROINST_HAVE_UNWIND unset), names come from dladdr
    (dynamic symbols only) and there are no lines.
-   C++ names are demangled when the program has libstdc++'s __cxa_demangle.  */
+   C++ names are demangled when the program has libstdc++'s __cxa_demangle.
+   Frames of uninstrumented code (libc, libgomp) are named only: reading
+   their lines would parse the C library's debug information, if installed,
+   at a cost of seconds.  */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,14 +162,16 @@ push (struct zi_frame **f, size_t *n, size_t *cap, const char *name, const char 
   fr->omp_region = omp;
 }
 
-/* Symbolize the call at RA - 1 into a new frame array.  */
+/* Symbolize the call at RA - 1 into a new frame array; FULL: with lines
+   and inlined frames from DWARF, else the symbol's name only.  */
 static struct zi_frame *
-symbolize (uintptr_t ra, size_t *n_out)
+symbolize (uintptr_t ra, int full, size_t *n_out)
 {
   struct zi_frame *f = NULL;
   size_t n = 0, cap = 0;
 #if !ZEROINST_HAVE_UNWIND
   /* Without libdw: the dynamic symbol, no line.  */
+  (void) full;
   Dl_info info;
   const char *name = dladdr ((void *) (ra - 1), &info) && info.dli_sname ? info.dli_sname : "??";
   push (&f, &n, &cap, name, "", 0, 0);
@@ -177,6 +182,12 @@ symbolize (uintptr_t ra, size_t *n_out)
   Dwfl *d = session ();
   Dwfl_Module *mod = d ? dwfl_addrmodule (d, pc) : NULL;
   const char *symname = mod ? dwfl_module_addrname (mod, pc) : NULL;
+  if (!full)
+    {
+      push (&f, &n, &cap, symname ? symname : "??", "", 0, 0);
+      *n_out = n;
+      return f;
+    }
   const char *file = NULL;
   int line = 0;
   Dwfl_Line *l = mod ? dwfl_module_getsrc (mod, pc) : NULL;
@@ -218,7 +229,7 @@ symbolize (uintptr_t ra, size_t *n_out)
 }
 
 const struct zi_frame *
-zi_symbolize (uintptr_t ra, size_t *n)
+zi_symbolize (uintptr_t ra, int full, size_t *n)
 {
   if (2 * (cache_count + 1) > (cache_mask ? cache_mask + 1 : 0))
     {
@@ -244,7 +255,7 @@ zi_symbolize (uintptr_t ra, size_t *n)
   if (!cache[i].ra)
     {
       cache[i].ra = ra;
-      cache[i].frames = symbolize (ra, &cache[i].n);
+      cache[i].frames = symbolize (ra, full, &cache[i].n);
       cache_count++;
     }
   *n = cache[i].n;
