@@ -153,6 +153,10 @@ def check(case, opt, cfg):
         _write_repro(case, opt, cfg, d, report)
     elif not cfg.keep:
         shutil.rmtree(d, ignore_errors=True)
+        try:
+            os.rmdir(os.path.dirname(d))  # the case directory, if now empty
+        except OSError:
+            pass
     return verdict, detail, times
 
 
