@@ -6,7 +6,9 @@ once with the plain compiler, once with the zeroinst wrapper (plus
 -fchecking, so GCC verifies the IL after our pass) -- and run twice.
 
   * plain build fails to compile, times out, or (for self-checking programs)
-    exits non-zero  -> the case is SKIPPED: nothing to compare against;
+    exits non-zero  -> the case is SKIPPED: nothing to compare against
+    (also when the instrumented build fails and the plain one fails too
+    once -fchecking is added: GCC's own checking, not our pass);
   * otherwise the instrumented build must compile, exit with the same status,
     print the same stdout (where the case asks for it: csmith's checksum),
     and leave a readable report.json  -> PASSED; anything else -> FAILED,
@@ -174,6 +176,12 @@ def _check(case, opt, cfg, pdir, idir, report, times):
     c = times["inst-build"] = run(case.command(cfg.inst, opt, cfg.inst_flags),
                                   idir, COMPILE_TIMEOUT)
     if c.rc != 0 or c.timed_out:
+        # -fchecking is there to verify our pass; if GCC's own checking
+        # rejects the program without the plugin too, it is not our bug.
+        g = run(case.command(cfg.plain, opt, ["-fchecking"]) + ["-o", "prog2"],
+                pdir, COMPILE_TIMEOUT)
+        if g.rc != 0 or g.timed_out:
+            return "skip", "plain build fails with -fchecking too"
         return "fail", "instrumented build fails (%s): %s\n%s" % (
             describe_status(c), first_error(c.err + c.out),
             clip(c.err + c.out))
