@@ -342,6 +342,15 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
   __asm__ volatile ("" ::: "memory");   /* not a tail call: keep this frame recognisable */
 }
 
+/* Is CTX (from a buffered entry) a real node?  Code that ran before any
+   instrumented function entry of its thread, or inside the runtime, holds
+   the static unborn or no-match context: no path.  */
+int
+zi_ctx_is_node (const void *ctx)
+{
+  return ctx && ctx != (const void *) &zi_unborn && ctx != (const void *) &zi_no_match;
+}
+
 void
 zi_contexts_init (void)
 {

@@ -21,9 +21,11 @@ static char start_dir[PATH_MAX];
 static pid_t start_pid;
 
 /* Remember where the program started: a relative ZEROINST_OUTPUT and the
-   default directory are relative to it, even if the program chdir()s.  */
-__attribute__ ((constructor (102))) static void
-remember_start_dir (void)
+   default directory are relative to it, even if the program chdir()s.
+   Called from the runtime's initialization (which may run before any
+   constructor, from .preinit_array code).  */
+void
+zi_remember_start (void)
 {
   if (!getcwd (start_dir, sizeof start_dir))
     strcpy (start_dir, ".");
@@ -70,6 +72,10 @@ output_dir (char *out, size_t size)
 {
   char name[PATH_MAX];
   pid_t pid = getpid ();
+  /* Started from .preinit_array code, the runtime read the environment
+     before it was set up: look again.  */
+  if (!zi_config.output && getenv ("ZEROINST_OUTPUT") && *getenv ("ZEROINST_OUTPUT"))
+    zi_config.output = strdup (getenv ("ZEROINST_OUTPUT"));
   if (zi_config.output)
     {
       /* Expand %p; a forked child without %p gets "-<pid>" appended.  */
@@ -147,7 +153,7 @@ add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab)
         }
       struct zi_record *rec = &r->records[r->nrecords++];
       rec->site = zi_site_get (cell->slot);
-      zi_record_path (rec->site, cell->ctx, &rec->path);
+      zi_record_path (rec->site, zi_ctx_is_node (cell->ctx) ? cell->ctx : NULL, &rec->path);
       rec->c = cell->c;
       rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
     }

@@ -119,6 +119,7 @@ init_once (void)
 {
   zi_in_runtime++;
   zi_pid = getpid ();
+  zi_remember_start ();
   zi_read_options ();
   zi_threads_init ();
   zi_contexts_init ();

@@ -69,6 +69,7 @@ struct zi_node {
 };
 struct zi_cct;               /* a thread's tree */
 void zi_contexts_init (void) ZI_HIDDEN;
+int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
 void zi_contexts_after_fork_child (void) ZI_HIDDEN;
 
 /* symbols.c: one symbolized frame (and the frames GCC inlined into it).  */
@@ -188,6 +189,7 @@ struct zi_report {
   size_t nthreads;
 };
 void zi_init (void) ZI_HIDDEN;
+void zi_remember_start (void) ZI_HIDDEN;
 void zi_finish (const char *why) ZI_HIDDEN;
 extern pid_t zi_pid ZI_HIDDEN;
 

@@ -83,8 +83,16 @@ flush_buffer (struct zi_thread *t, unsigned type)
 {
   char *start = (char *) t->buf[type];
   char *cur = (char *) t->tls[2 * type];
-  if (!start || cur < start || cur > start + buffer_bytes (t, type))
+  if (!start)
     return;
+  if (cur < start || cur > start + buffer_bytes (t, type))
+    {
+      /* The cursor is in the scratch area (code ran inside the runtime,
+         e.g. a signal handler that loads): drop those entries and point
+         the cursor back at the buffer, before the end is set to its end.  */
+      t->tls[2 * type] = (struct zi_entry *) start;
+      return;
+    }
   uint64_t entries = (uint64_t) (cur - start) / zi_entry_bytes (type);
   if (zi_config.sample_n && t->flushes[type]++ % zi_config.sample_n >= zi_config.sample_k)
     __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);

@@ -390,6 +390,24 @@ def case_wrapper_response_file_and_errors():
           "missing plugin: %d %s" % (r.returncode, r.stderr))
 
 
+def case_runtime_robustness():
+    """Programs that stress the runtime (tests/behaviour/programs): loads in
+    a SIGALRM handler every 50 us (re-entry while the runtime is busy), a
+    program that defines malloc and friends, loads in .preinit_array code.
+    Each exits as the plain build does, says nothing, and writes its report."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
+    for name in ("sigrace", "ownmalloc", "preinit"):
+        src = os.path.join(here, name + ".c")
+        exe = os.path.join(TMP, name)
+        r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", src, "-o", exe],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, r.stderr)
+        out = "rob-" + name
+        r = run(exe, out=out)
+        check(r.returncode == 0 and r.stderr == "", "%s: status %d stderr %r" % (name, r.returncode, r.stderr))
+        report(out)
+
+
 def case_wrapper_passthrough():
     """Queries and preprocessing go straight to the real compiler."""
     cc = os.path.join(BIN, "zeroinst-cc")
