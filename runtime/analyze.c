@@ -13,18 +13,6 @@
 #include <string.h>
 #include "runtime.h"
 
-static inline unsigned
-int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
-{
-  if (bytes == 16)
-    {
-      if (hi)
-        return __builtin_clzll (hi) >> 3;
-      return lo ? 8 + (__builtin_clzll (lo) >> 3) : 16;
-    }
-  return lo ? (__builtin_clzll (lo) >> 3) - (8 - bytes) : bytes;
-}
-
 /* Entries are zi_entry (32 bytes) or, for the 128-bit classes,
    zi_entry_wide (48 bytes): STRIDE is the size, WIDE says which.  The
    context is ignored when ZEROINST_CONTEXTS=0.
@@ -88,7 +76,7 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
         c->zero_elements += ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
       else
         {
-          unsigned red = int_redundant (lo, hi, bytes);
+          unsigned red = zi_int_redundant (lo, hi, bytes);
           c->redundant_bytes += red;
           c->zero_elements += red == bytes;
         }

@@ -84,6 +84,35 @@ node_frames (const struct zi_node *cnode)
   return fr;
 }
 
+/* Keep main and below; drop thread start-up frames.  */
+static void
+trim (struct zi_frames *out)
+{
+  for (size_t i = 0; i < out->n; i++)
+    if (!strcmp (out->f[i].function, "main") && !out->f[i].inlined)
+      {
+        out->n = i + 1;
+        break;
+      }
+  /* Outermost frames that are thread start-up, or that have no name (the
+     C library's local symbols without its debug information, as for
+     start_thread on most machines), are not part of the program's path.  */
+  while (out->n > 1 && (is_startup_frame (out->f[out->n - 1].function)
+                        || !strcmp (out->f[out->n - 1].function, "??")))
+    out->n--;
+}
+
+/* The path of an allocation node (contexts.c, zi_alloc_node): the
+   allocator's caller first.  */
+void
+zi_node_path (const struct zi_node *node, struct zi_frames *out)
+{
+  memset (out, 0, sizeof *out);
+  const struct zi_frames *up = node_frames (node);
+  append (out, up->f, up->n);
+  trim (out);
+}
+
 void
 zi_record_path (const struct zi_site_info *site, const struct zi_node *node, struct zi_frames *out)
 {
@@ -101,19 +130,7 @@ zi_record_path (const struct zi_site_info *site, const struct zi_node *node, str
       const struct zi_frames *up = node_frames (node);
       append (out, up->f, up->n);
     }
-  /* Trim: keep main and below; drop thread start-up frames.  */
-  for (size_t i = 0; i < out->n; i++)
-    if (!strcmp (out->f[i].function, "main") && !out->f[i].inlined)
-      {
-        out->n = i + 1;
-        break;
-      }
-  /* Outermost frames that are thread start-up, or that have no name (the
-     C library's local symbols without its debug information, as for
-     start_thread on most machines), are not part of the program's path.  */
-  while (out->n > 1 && (is_startup_frame (out->f[out->n - 1].function)
-                        || !strcmp (out->f[out->n - 1].function, "??")))
-    out->n--;
+  trim (out);
 }
 
 static int

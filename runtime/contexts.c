@@ -314,6 +314,26 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   return &node->pub;
 }
 
+/* The "function" of allocation nodes: a node (ALLOC, RA) under the
+   current context stands for an allocator called at RA, so its path
+   (callpath.c) is the allocation's call path.  */
+static const struct zi_fn alloc_fn = { NULL, "<allocation>", "", 0, 0 };
+
+/* The node of an allocation whose allocator returns to RA, made under the
+   thread's current context, through the uninstrumented frames in between
+   (a libc function that calls malloc).  Not cached: generated code never
+   enters it.  */
+const struct zi_node *
+zi_alloc_node (uintptr_t ra)
+{
+  const struct zi_ctx *cur = __zeroinst_ctx;
+  struct zi_node *parent = zi_ctx_is_node (cur) ? (struct zi_node *) cur : NULL;
+  struct zi_cct *cct = thread_cct ();
+  if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
+    return child (cct, parent, &alloc_fn, ra, 0);
+  return foreign_entry (cct, parent, &alloc_fn, ra);
+}
+
 /* GOMP_parallel (libgomp's entry for "#pragma omp parallel"): remember
    which node starts region FN, then start it.  */
 __attribute__ ((visibility ("default"), noinline)) void

@@ -251,8 +251,39 @@ zi_finish (const char *why)
       struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
       row->id = t->id;
       zi_thread_totals (t, row->totals);
+      for (int c = 0; c < ZI_NCLASSES; c++)
+        for (int k = 0; k < ZI_DATA_KINDS; k++)
+          {
+            struct zi_totals *d = &r.data_totals[c][k];
+            const struct zi_totals *s = &t->data_totals[c][k];
+            d->elements += s->elements;
+            d->bytes += s->bytes;
+            d->redundant_bytes += s->redundant_bytes;
+            d->zero_elements += s->zero_elements;
+            /* Data mode alone: the thread's totals are its data totals.  */
+            if (!zi_config.mode_code)
+              {
+                struct zi_totals *tt = &row->totals[k];
+                tt->elements += s->elements;
+                tt->bytes += s->bytes;
+                tt->redundant_bytes += s->redundant_bytes;
+                tt->zero_elements += s->zero_elements;
+              }
+          }
     }
   merge_records (&r);
+  if (!zi_config.mode_code)
+    for (size_t i = 0; i < r.nthreads; i++)
+      for (int k = 0; k < ZI_DATA_KINDS; k++)
+        {
+          struct zi_totals *tt = &r.totals[k];
+          tt->elements += r.threads[i].totals[k].elements;
+          tt->bytes += r.threads[i].totals[k].bytes;
+          tt->redundant_bytes += r.threads[i].totals[k].redundant_bytes;
+          tt->zero_elements += r.threads[i].totals[k].zero_elements;
+        }
+  if (zi_data_on)
+    zi_data_records (&r);
   pthread_mutex_unlock (&zi_lock);
 
   /* A forked child that loaded nothing itself leaves no report behind.  */
@@ -278,5 +309,6 @@ zi_finish (const char *why)
     free (r.records[i].path.f);
   free (r.records);
   free (r.threads);
+  zi_data_records_free (&r);
   zi_in_runtime--;
 }

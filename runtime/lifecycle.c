@@ -110,6 +110,7 @@ after_fork_child (void)
   zi_pid = getpid ();
   zi_threads_after_fork_child ();
   zi_contexts_after_fork_child ();
+  zi_objects_after_fork_child ();
   zi_symbols_reset ();
   zi_in_runtime--;
 }
@@ -123,7 +124,8 @@ init_once (void)
   zi_read_options ();
   zi_threads_init ();
   zi_contexts_init ();
-  zi_thread_self ();     /* the initial thread is thread 0 */
+  zi_thread_self ();     /* the initial thread is thread 0 (its stack known for data mode) */
+  zi_objects_init ();
   atexit (at_exit);
   install_signal_handlers ();
   pthread_atfork (before_fork, after_fork_parent, after_fork_child);

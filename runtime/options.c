@@ -87,13 +87,6 @@ read_mode (void)
       zi_warn ("ignoring ZEROINST_MODE='%s': valid values are code, data, code,data; using code", s);
       return;
     }
-  if (zi_config.mode_data)
-    {
-      zi_warn ("ZEROINST_MODE=%s: data-centric analysis is not in this version yet; "
-               "writing the code-centric report", s);
-      zi_config.mode_code = 1;
-      zi_config.mode_data = 0;
-    }
 }
 
 void

@@ -6,7 +6,69 @@
    (GCC inlined this frame into the next) and "parallel_region": true (an
    OpenMP outlined body, shown under its source function's name).  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "runtime.h"
+
+/* Byte maps in report.json: {"granule": G, "length": L, "runs": R}.  R is
+   the map of the object's first L bytes as maximal runs "<count><state>",
+   counts in granules of G bytes, states n (never loaded), z (loaded,
+   always zero), x (seen non-zero): "1x7z1x7z16n" is two 8-byte integers
+   below 256, then 16 bytes never loaded.  A map with more than MAX_RUNS
+   runs is written at twice the granule (states OR-ed: x wins over z, z
+   over n) until it has no more; its counts stay exact.  */
+#define MAX_RUNS 65536
+
+static unsigned
+state_at (const struct zi_map *m, size_t g)
+{
+  if (!m->bits || g >= m->granules)
+    return 0;
+  return (unsigned) (m->bits[g / 32] >> (2 * (g % 32))) & 3;
+}
+
+/* State of output granule I of 2^EXTRA map granules.  */
+static unsigned
+coarse_state (const struct zi_map *m, size_t i, unsigned extra)
+{
+  unsigned s = 0;
+  for (size_t g = i << extra; g < ((i + 1) << extra) && g < m->granules; g++)
+    s |= state_at (m, g);
+  return s;
+}
+
+static void
+json_byte_map (FILE *f, const struct zi_map *m, size_t length)
+{
+  static const char letters[4] = { 'n', 'z', 'x', 'x' };
+  unsigned shift = m->bits ? m->shift : zi_map_shift (length), extra = 0;
+  for (;; extra++)
+    {
+      size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
+      size_t runs = 0;
+      unsigned prev = 4;
+      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i++)
+        {
+          unsigned s = letters[coarse_state (m, i, extra)];
+          runs += s != prev;
+          prev = s;
+        }
+      if (runs <= MAX_RUNS)
+        break;
+    }
+  size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
+  fprintf (f, "{\"granule\": %llu, \"length\": %zu, \"runs\": \"",
+           1ull << (shift + extra), length);
+  for (size_t i = 0; i < granules;)
+    {
+      char c = letters[coarse_state (m, i, extra)];
+      size_t j = i + 1;
+      while (j < granules && letters[coarse_state (m, j, extra)] == c)
+        j++;
+      fprintf (f, "%zu%c", j - i, c);
+      i = j;
+    }
+  fputs ("\"}", f);
+}
 
 static void
 json_string (FILE *f, const char *s)
@@ -90,6 +152,38 @@ json_record (FILE *f, const struct zi_record *rec)
 }
 
 static void
+json_data_record (FILE *f, const struct zi_data_record *r)
+{
+  fprintf (f, "    {\"kind\": \"%s\", \"object\": \"%s\", ", zi_kind_name ((enum zi_kind) r->kind),
+           r->cls == ZI_CLASS_STATIC ? "static" : "heap");
+  if (r->cls == ZI_CLASS_STATIC)
+    {
+      fputs ("\"name\": ", f);
+      json_string (f, r->name);
+      fputs (", \"symbol\": ", f);
+      json_string (f, r->group->symbol);
+      fputs (", \"module\": ", f);
+      json_string (f, r->module ? r->module : "");
+    }
+  else
+    {
+      fputs ("\"allocator\": ", f);
+      json_string (f, r->allocator);
+      fputs (",\n     \"alloc_path\": ", f);
+      json_path (f, &r->path);
+    }
+  fprintf (f, ",\n     \"allocations\": %llu, \"size\": %llu, \"elements\": %llu, \"bytes\": %llu, "
+              "\"redundant_bytes\": %llu, \"zero_elements\": %llu,\n     \"never_loaded_bytes\": %llu, "
+              "\"always_zero_bytes\": %llu,\n     \"byte_map\": ",
+           (unsigned long long) r->allocations, (unsigned long long) r->size,
+           (unsigned long long) r->c.elements, (unsigned long long) r->c.bytes,
+           (unsigned long long) r->c.redundant_bytes, (unsigned long long) r->c.zero_elements,
+           (unsigned long long) r->never_loaded, (unsigned long long) r->always_zero);
+  json_byte_map (f, &r->map, r->length);
+  fputc ('}', f);
+}
+
+static void
 json_other (FILE *f, const struct zi_record *rec)
 {
   fputs ("    {\"site\": ", f);
@@ -114,7 +208,10 @@ zi_write_json (const struct zi_report *r, const char *path)
   json_string (f, r->program);
   fprintf (f, ",\n  \"pid\": %d,\n  \"arch\": ", (int) r->pid);
   json_string (f, r->arch);
-  fputs (",\n  \"modes\": [\"code\"],\n  \"sampling\": ", f);
+  fprintf (f, ",\n  \"modes\": [%s],\n  \"sampling\": ",
+           zi_config.mode_code && zi_data_on ? "\"code\", \"data\""
+           : zi_data_on                       ? "\"data\""
+                                              : "\"code\"");
   if (zi_config.sample_n)
     fprintf (f, "{\"analysed_buffers\": %u, \"of_every\": %u, \"buffer_entries\": %zu, "
                 "\"analysed_elements\": %llu, \"discarded_elements\": %llu}",
@@ -126,9 +223,25 @@ zi_write_json (const struct zi_report *r, const char *path)
   json_totals (f, &r->totals[ZI_KIND_INT]);
   fputs (",\n    \"float\": ", f);
   json_totals (f, &r->totals[ZI_KIND_FLOAT]);
-  fprintf (f, ",\n    \"other\": {\"loads\": %llu, \"bytes\": %llu}\n  },\n  \"threads\": [",
+  fprintf (f, ",\n    \"other\": {\"loads\": %llu, \"bytes\": %llu}",
            (unsigned long long) r->totals[ZI_KIND_OTHER].elements,
            (unsigned long long) r->totals[ZI_KIND_OTHER].bytes);
+  if (zi_data_on)
+    {
+      /* Data mode: elements by the memory they were loaded from.  */
+      static const char *const classes[ZI_NCLASSES] = { "static", "heap", "stack", "unknown" };
+      fputs (",\n    \"data\": {", f);
+      for (int c = 0; c < ZI_NCLASSES; c++)
+        {
+          fprintf (f, "%s\n      \"%s\": {\"int\": ", c ? "," : "", classes[c]);
+          json_totals (f, &r->data_totals[c][ZI_KIND_INT]);
+          fputs (", \"float\": ", f);
+          json_totals (f, &r->data_totals[c][ZI_KIND_FLOAT]);
+          fputc ('}', f);
+        }
+      fputs ("}", f);
+    }
+  fputs ("\n  },\n  \"threads\": [", f);
   for (size_t i = 0; i < r->nthreads; i++)
     {
       fprintf (f, "%s\n    {\"thread\": %u, \"int\": ", i ? "," : "", r->threads[i].id);
@@ -155,7 +268,13 @@ zi_write_json (const struct zi_report *r, const char *path)
         json_other (f, &r->records[i]);
         first = 0;
       }
-  fputs ("\n  ],\n  \"data\": []\n}\n", f);
+  fputs ("\n  ],\n  \"data\": [", f);
+  for (size_t i = 0; i < r->ndata; i++)
+    {
+      fputs (i ? ",\n" : "\n", f);
+      json_data_record (f, &r->data[i]);
+    }
+  fputs ("\n  ]\n}\n", f);
   if (fclose (f) != 0)
     {
       zi_warn ("cannot write %s: %m", path);

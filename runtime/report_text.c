@@ -56,6 +56,57 @@ section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char *titl
     fputs ("(no loads)\n", f);
 }
 
+/* The data objects of KIND: top ZEROINST_TOP by redundant bytes, with
+   size, never-loaded and always-zero fractions and where they come from.  */
+static void
+data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char *title)
+{
+  uint64_t red = 0;
+  for (size_t i = 0; i < r->ndata; i++)
+    if (r->data[i].kind == (int) kind)
+      red += r->data[i].c.redundant_bytes;
+  fprintf (f, "\n== %s ==\n", title);
+  static const char *const classes[ZI_NCLASSES] = { "static objects", "heap objects", "stack",
+                                                    "unknown memory" };
+  const struct zi_totals *all = &r->totals[kind];
+  for (int c = 0; c < ZI_NCLASSES; c++)
+    {
+      const struct zi_totals *t = &r->data_totals[c][kind];
+      fprintf (f, "%-15s %6.2f%% of loaded bytes, %llu of them redundant (%.2f%%)\n", classes[c],
+               pct (t->bytes, all->bytes), (unsigned long long) t->redundant_bytes,
+               pct (t->redundant_bytes, t->bytes));
+    }
+  unsigned shown = 0;
+  for (size_t i = 0; i < r->ndata && shown < zi_config.top; i++)
+    {
+      const struct zi_data_record *d = &r->data[i];
+      if (d->kind != (int) kind)
+        continue;
+      fprintf (f, "#%-3u share %6.2f%%  local %6.2f%%  zero %6.2f%%  never loaded %6.2f%%  "
+                  "always zero %6.2f%%\n",
+               ++shown, pct (d->c.redundant_bytes, red), pct (d->c.redundant_bytes, d->c.bytes),
+               pct (d->c.zero_elements, d->c.elements), pct (d->never_loaded, d->size),
+               pct (d->always_zero, d->size));
+      if (d->cls == ZI_CLASS_STATIC)
+        fprintf (f, "     static %s, %llu bytes (%s)\n", d->name, (unsigned long long) d->size,
+                 d->module ? d->module : "");
+      else
+        {
+          fprintf (f, "     heap, %llu allocation%s by %s, %llu bytes in all\n",
+                   (unsigned long long) d->allocations, d->allocations == 1 ? "" : "s",
+                   d->allocator, (unsigned long long) d->size);
+          for (size_t j = 0; j < d->path.n; j++)
+            {
+              const struct zi_frame *fr = &d->path.f[j];
+              fprintf (f, "       %s %s%s (%s:%u)\n", j ? "<-" : "at", fr->function,
+                       fr->inlined ? " [inlined]" : "", *fr->file ? fr->file : "??", fr->line);
+            }
+        }
+    }
+  if (!shown)
+    fputs ("(no objects)\n", f);
+}
+
 int
 zi_write_summary (const struct zi_report *r, const char *path)
 {
@@ -65,15 +116,25 @@ zi_write_summary (const struct zi_report *r, const char *path)
       zi_warn ("cannot write %s: %m", path);
       return -1;
     }
-  fprintf (f, "zeroinst report: %s (pid %d, %s), mode code, %zu thread%s\n", r->program,
-           (int) r->pid, r->arch, r->nthreads, r->nthreads == 1 ? "" : "s");
+  fprintf (f, "zeroinst report: %s (pid %d, %s), mode %s, %zu thread%s\n", r->program,
+           (int) r->pid, r->arch,
+           zi_config.mode_code && zi_data_on ? "code,data" : zi_data_on ? "data" : "code",
+           r->nthreads, r->nthreads == 1 ? "" : "s");
   if (zi_config.sample_n)
     fprintf (f, "SAMPLED: %u of every %u buffers analysed (%llu elements analysed, %llu "
                 "discarded); counts below are of the analysed elements\n",
              zi_config.sample_k, zi_config.sample_n, (unsigned long long) zi_sampled_entries,
              (unsigned long long) zi_skipped_entries);
-  section (f, r, ZI_KIND_INT, "Integer loads");
-  section (f, r, ZI_KIND_FLOAT, "Floating-point loads");
+  if (zi_config.mode_code)
+    {
+      section (f, r, ZI_KIND_INT, "Integer loads");
+      section (f, r, ZI_KIND_FLOAT, "Floating-point loads");
+    }
+  if (zi_data_on)
+    {
+      data_section (f, r, ZI_KIND_INT, "Integer data objects");
+      data_section (f, r, ZI_KIND_FLOAT, "Floating-point data objects");
+    }
   const struct zi_totals *o = &r->totals[ZI_KIND_OTHER];
   if (o->elements)
     fprintf (f, "\n== Not analysed ==\n%llu loads, %llu bytes (aggregate copies and values "

@@ -85,6 +85,8 @@ struct zi_frame {
 const struct zi_frame *zi_symbolize (uintptr_t ra, int full, size_t *n) ZI_HIDDEN;
 void zi_symbols_reset (void) ZI_HIDDEN;
 const char *zi_clean_name (const char *name, unsigned *omp_region) ZI_HIDDEN;
+/* Is SYMBOL (at ADDR) a Fortran common block (from DWARF)?  */
+int zi_is_common_block (uintptr_t addr, const char *symbol) ZI_HIDDEN;
 
 /* callpath.c: the full path of a record.  */
 struct zi_frames {
@@ -93,6 +95,7 @@ struct zi_frames {
 };
 void zi_record_path (const struct zi_site_info *site, const struct zi_node *node,
                      struct zi_frames *out) ZI_HIDDEN;
+void zi_node_path (const struct zi_node *node, struct zi_frames *out) ZI_HIDDEN;
 int zi_frames_equal (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
 int zi_frames_cmp (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
 
@@ -144,10 +147,15 @@ struct zi_thread {
   struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
+  uintptr_t stack_lo, stack_hi;      /* data mode: the thread's stack */
+  /* data mode: elements by class of memory (static, heap, stack, unknown)
+     and kind; kept after the thread ended */
+  struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   int ended;
   struct zi_thread *next;
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
+extern uintptr_t zi_main_stack_lo, zi_main_stack_hi ZI_HIDDEN;   /* data mode */
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
@@ -163,6 +171,20 @@ extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
+/* Leading zero bytes of an integer element of BYTES bytes (SPEC §3);
+   LO holds the low 64 bits, HI the rest of a 16-byte element.  */
+static inline unsigned
+zi_int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
+{
+  if (bytes == 16)
+    {
+      if (hi)
+        return __builtin_clzll (hi) >> 3;
+      return lo ? 8 + (__builtin_clzll (lo) >> 3) : 16;
+    }
+  return lo ? (__builtin_clzll (lo) >> 3) - (8 - bytes) : bytes;
+}
+
 /* analyze.c */
 void zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
     ZI_HIDDEN;
@@ -172,11 +194,104 @@ uint64_t zi_counters_bytes (const struct zi_site_info *site, const struct zi_cou
 uint64_t zi_counters_redundant (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 
+/* Data-centric analysis (SPEC §5): objects.c (maps, lookup, lock),
+   statics.c (ELF symbols of every module), heap.c (allocations, groups),
+   allocators.c (malloc & co. interposed), analyze_data.c (the analysis).
+
+   Every static variable and every live heap block is a struct zi_object;
+   its loads are counted in its group (struct zi_group): a static object's
+   own group, or the allocation path of a heap block (SPEC: heap objects
+   are grouped by allocation call path).  Each object has, per kind, a byte
+   map with 2 bits per granule (bit 0: loaded, bit 1: seen non-zero), made
+   on the first load of that kind; a granule is one byte unless the object
+   is larger than ZI_MAP_MAX_GRANULES bytes.  Lookups run under the read
+   side of zi_objects_lock (held for a whole buffer), changes under the
+   write side.  */
+enum zi_class { ZI_CLASS_STATIC, ZI_CLASS_HEAP, ZI_CLASS_STACK, ZI_CLASS_UNKNOWN, ZI_NCLASSES };
+#define ZI_DATA_KINDS 2                   /* ZI_KIND_INT, ZI_KIND_FLOAT */
+#define ZI_MAP_MAX_GRANULES (1ull << 28)  /* 64 MiB of map per kind at most */
+#define ZI_MAP_LOADED 1u
+#define ZI_MAP_NONZERO 2u
+struct zi_map {
+  uint64_t *bits;            /* 2 bits per granule, 32 granules per word */
+  size_t granules;
+  unsigned shift;            /* granule = 1 << shift bytes */
+};
+struct zi_group {
+  enum zi_class cls;         /* ZI_CLASS_STATIC or ZI_CLASS_HEAP */
+  const char *symbol;        /* static: the ELF symbol */
+  const char *module;        /* static: the ELF file */
+  uintptr_t address;         /* static: run-time address (for DWARF lookups) */
+  const struct zi_node *alloc_node;  /* heap: the allocation's context (contexts.c) */
+  const char *allocator;     /* heap: "malloc", "new[]", ... */
+  uint64_t allocations;
+  struct zi_totals c[ZI_DATA_KINDS];    /* added to atomically */
+  /* Objects of this group that are gone (freed, module unloaded).  */
+  uint64_t dead_size, dead_never[ZI_DATA_KINDS], dead_zero[ZI_DATA_KINDS];
+  struct zi_map dead_map[ZI_DATA_KINDS];  /* their maps, OR-ed by offset */
+  size_t max_size;           /* largest object */
+  long report_slot[ZI_DATA_KINDS];   /* data_records.c, report time */
+  struct zi_group *next;     /* all groups */
+  struct zi_group *hash_next;
+};
+struct zi_object {
+  uintptr_t base;
+  size_t size;
+  unsigned shift;            /* map granule */
+  uint64_t *map[ZI_DATA_KINDS];   /* NULL until loaded as that kind */
+  struct zi_group *group;
+  struct zi_object *left, *right;  /* heap objects: treap by base */
+  uint32_t prio;
+};
+extern pthread_rwlock_t zi_objects_lock ZI_HIDDEN;
+extern struct zi_group *zi_groups ZI_HIDDEN;      /* all groups, newest first */
+extern int zi_data_on ZI_HIDDEN;                  /* ZEROINST_MODE has data, runtime up */
+void zi_objects_init (void) ZI_HIDDEN;
+void zi_objects_after_fork_child (void) ZI_HIDDEN;
+unsigned zi_map_shift (size_t size) ZI_HIDDEN;
+uint64_t *zi_object_map (struct zi_object *o, int kind) ZI_HIDDEN;
+uint64_t *zi_map_alloc (size_t size, unsigned shift) ZI_HIDDEN;
+void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
+void zi_map_count (const uint64_t *bits, size_t size, unsigned shift,
+                   uint64_t *never, uint64_t *zero) ZI_HIDDEN;
+void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
+void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
+void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
+/* The object holding ADDR, or NULL (read lock held).  */
+struct zi_object *zi_object_at (uintptr_t addr) ZI_HIDDEN;
+/* statics.c */
+void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules into account */
+struct zi_object *zi_static_at (uintptr_t addr) ZI_HIDDEN;
+void zi_statics_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
+/* heap.c */
+void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
+void zi_heap_untrack (void *p) ZI_HIDDEN;
+void zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
+struct zi_object *zi_heap_at (uintptr_t addr) ZI_HIDDEN;
+void zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
+/* contexts.c: the node of an allocation by the current context at RA.  */
+const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;
+/* analyze_data.c */
+void zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
+    ZI_HIDDEN;
+
 /* finish.c: the merged view the writers read.  */
 struct zi_record {
   const struct zi_site_info *site;
   struct zi_frames path;             /* full call path, innermost first */
   struct zi_counters c;
+};
+struct zi_data_record {
+  int kind;                          /* ZI_KIND_INT or ZI_KIND_FLOAT */
+  enum zi_class cls;                 /* static or heap */
+  const struct zi_group *group;
+  const char *name, *module;         /* static */
+  const char *allocator;             /* heap */
+  struct zi_frames path;             /* heap: allocation path, innermost first */
+  uint64_t allocations, size, never_loaded, always_zero;
+  struct zi_totals c;
+  struct zi_map map;                 /* OR of the objects' maps */
+  size_t length;                     /* bytes the map covers (largest object) */
 };
 struct zi_report {
   const char *program;
@@ -187,7 +302,12 @@ struct zi_report {
   size_t nrecords;
   struct zi_thread_row { unsigned id; struct zi_totals totals[ZI_NKINDS]; } *threads;
   size_t nthreads;
+  struct zi_data_record *data;       /* data mode: sorted by redundant bytes */
+  size_t ndata;
+  struct zi_totals data_totals[ZI_NCLASSES][ZI_DATA_KINDS];
 };
+void zi_data_records (struct zi_report *r) ZI_HIDDEN;         /* data_records.c */
+void zi_data_records_free (struct zi_report *r) ZI_HIDDEN;
 void zi_init (void) ZI_HIDDEN;
 void zi_remember_start (void) ZI_HIDDEN;
 void zi_finish (const char *why) ZI_HIDDEN;

@@ -261,3 +261,66 @@ zi_symbolize (uintptr_t ra, int full, size_t *n)
   *n = cache[i].n;
   return cache[i].frames;
 }
+
+#if ZEROINST_HAVE_UNWIND
+/* Is there a DW_TAG_common_block named NAME (N chars) under DIE (in
+   subprograms and modules, a few levels down)?  */
+static int
+find_common_block (Dwarf_Die *die, const char *name, size_t n, int depth)
+{
+  Dwarf_Die child;
+  if (dwarf_child (die, &child) != 0)
+    return 0;
+  do
+    {
+      int tag = dwarf_tag (&child);
+      if (tag == DW_TAG_common_block)
+        {
+          const char *cb = dwarf_diename (&child);
+          if (cb && strlen (cb) == n && !strncmp (cb, name, n))
+            return 1;
+        }
+      else if ((tag == DW_TAG_subprogram || tag == DW_TAG_module) && depth < 4
+               && find_common_block (&child, name, n, depth + 1))
+        return 1;
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+  return 0;
+}
+#endif
+
+/* gfortran names common block /blk/ "blk_", like a C variable could be
+   named: only the debug information tells them apart.  */
+int
+zi_is_common_block (uintptr_t addr, const char *symbol)
+{
+  size_t len = strlen (symbol);
+  if (len < 2 || symbol[len - 1] != '_')
+    return 0;
+#if ZEROINST_HAVE_UNWIND
+  Dwfl *d = session ();
+  Dwfl_Module *mod = d ? dwfl_addrmodule (d, addr) : NULL;
+  Dwarf_Addr bias;
+  Dwarf *dw = mod ? dwfl_module_getdwarf (mod, &bias) : NULL;
+  if (!dw)
+    return 0;
+  Dwarf_Off off = 0, next;
+  size_t header;
+  while (dwarf_nextcu (dw, off, &next, &header, NULL, NULL, NULL) == 0)
+    {
+      Dwarf_Die cu;
+      if (dwarf_offdie (dw, off + header, &cu))
+        {
+          int lang = dwarf_srclang (&cu);
+          if ((lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95
+               || lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08)
+              && find_common_block (&cu, symbol, len - 1, 0))
+            return 1;
+        }
+      off = next;
+    }
+#else
+  (void) addr;
+#endif
+  return 0;
+}

@@ -26,6 +26,8 @@ struct zi_thread *zi_threads;
 struct zi_table zi_ended_counters;
 uint64_t zi_sampled_entries, zi_skipped_entries;
 
+uintptr_t zi_main_stack_lo, zi_main_stack_hi;
+
 static __thread struct zi_thread *self;
 __thread int zi_in_runtime __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
@@ -53,9 +55,27 @@ register_thread (void)
   t->tid = (pid_t) syscall (SYS_gettid);
   t->tls = __zeroinst_buf;
   t->capacity = zi_config.buffer_entries;
+  if (zi_config.mode_data)
+    {
+      /* Loads from the stack are classed as such (analyze_data.c).  */
+      pthread_attr_t attr;
+      void *addr;
+      size_t size;
+      if (pthread_getattr_np (pthread_self (), &attr) == 0)
+        {
+          if (pthread_attr_getstack (&attr, &addr, &size) == 0)
+            {
+              t->stack_lo = (uintptr_t) addr;
+              t->stack_hi = (uintptr_t) addr + size;
+            }
+          pthread_attr_destroy (&attr);
+        }
+    }
   self = t;
   pthread_mutex_lock (&zi_lock);
   t->id = next_id++;
+  if (t->id == 0)
+    zi_main_stack_lo = t->stack_lo, zi_main_stack_hi = t->stack_hi;
   t->next = zi_threads;
   zi_threads = t;
   pthread_mutex_unlock (&zi_lock);
@@ -98,7 +118,10 @@ flush_buffer (struct zi_thread *t, unsigned type)
     __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);
   else
     {
-      zi_analyze (t, (enum zi_type) type, start, cur);
+      if (zi_config.mode_code)
+        zi_analyze (t, (enum zi_type) type, start, cur);
+      if (zi_data_on)
+        zi_analyze_data (t, (enum zi_type) type, start, cur);
       __atomic_fetch_add (&zi_sampled_entries, entries, __ATOMIC_RELAXED);
     }
   t->tls[2 * type] = (struct zi_entry *) start;
@@ -255,6 +278,7 @@ zi_threads_after_fork_child (void)
       me->tid = (pid_t) syscall (SYS_gettid);
       me->ended = 0;
       memset (me->totals, 0, sizeof me->totals);
+      memset (me->data_totals, 0, sizeof me->data_totals);
       zi_table_free (&me->counters);
       for (unsigned type = 0; type < ZI_NTYPES; type++)
         if (me->buf[type])

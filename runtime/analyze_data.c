@@ -1,0 +1,245 @@
+/* analyze_data.c - fold a buffer of entries into data objects (SPEC §5).
+
+   Each element is attributed by the address of its first byte to a static
+   object or a live heap block (objects.c), or classed as stack (the
+   thread's own stack, the main thread's, or no address: a non-addressable
+   local) or unknown memory.  Per object it adds the element's metrics
+   (the same as analyze.c's) to the object's group, and marks the bytes it
+   covered in the object's byte map: loaded, and non-zero where the byte
+   was non-zero.  Bytes of an element past the object's end are not
+   marked.  Aggregate copies (ZI_OTHER) have no values: not counted here.
+
+   The objects' lock is held (read side) for the whole buffer.  Loads of
+   one site usually hit one object, so a small per-site cache of the last
+   object (or stack range) spares most lookups, and counter updates are
+   batched per group (added atomically at the end: several threads may
+   read one object).  */
+#include <string.h>
+#include "runtime.h"
+
+/* Bit 8k set iff byte k of V is non-zero.  */
+static inline uint64_t
+nonzero_bytes (uint64_t v)
+{
+  v |= v >> 4;
+  v |= v >> 2;
+  v |= v >> 1;
+  return v & 0x0101010101010101ull;
+}
+
+/* Map pattern of the 8 bytes of V: 2 bits per byte, "loaded" always set,
+   "non-zero" where the byte is non-zero.  */
+static inline uint64_t
+byte_pattern (uint64_t v)
+{
+  uint64_t x = nonzero_bytes (v);                 /* bits 8k */
+  x = (x | x >> 6) & 0x0005000500050005ull;       /* bits 16j + {0, 2} */
+  x = (x | x >> 12) & 0x0000005500000055ull;      /* bits 32j + {0, 2, 4, 6} */
+  x = (x | x >> 24) & 0x5555ull;                  /* bits 2k */
+  return 0x5555ull | x << 1;
+}
+
+/* OR the NBITS (<= 32) low bits of PAT into map M at bit BIT; writes only
+   when something changes (maps saturate: most loads write nothing).  */
+static inline void
+map_or (uint64_t *m, size_t bit, uint64_t pat, unsigned nbits)
+{
+  pat &= nbits == 64 ? ~0ull : (1ull << nbits) - 1;
+  size_t w = bit >> 6;
+  unsigned sh = bit & 63;
+  uint64_t a = pat << sh;
+  if ((m[w] & a) != a)
+    __atomic_fetch_or (&m[w], a, __ATOMIC_RELAXED);
+  if (sh + nbits > 64)
+    {
+      uint64_t b = pat >> (64 - sh);
+      if ((m[w + 1] & b) != b)
+        __atomic_fetch_or (&m[w + 1], b, __ATOMIC_RELAXED);
+    }
+}
+
+/* Mark the N bytes at offset OFF of O (values LO, then HI) in map M.  */
+static inline void
+mark (const struct zi_object *o, uint64_t *m, size_t off, unsigned n, uint64_t lo, uint64_t hi)
+{
+  if (n > o->size - off)
+    n = (unsigned) (o->size - off);
+  if (__builtin_expect (o->shift == 0, 1))
+    {
+      unsigned first = n < 8 ? n : 8;
+      map_or (m, 2 * off, byte_pattern (lo), 2 * first);
+      if (n > 8)
+        map_or (m, 2 * (off + 8), byte_pattern (hi), 2 * (n - 8));
+      return;
+    }
+  /* Coarse granules (very large objects): byte by byte.  */
+  for (unsigned k = 0; k < n; k++)
+    {
+      uint64_t byte = k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8));
+      size_t g = (off + k) >> o->shift;
+      map_or (m, 2 * g, ZI_MAP_LOADED | ((byte & 0xff) ? ZI_MAP_NONZERO : 0), 2);
+    }
+}
+
+/* Where ADDR is: *O gets the object (or NULL), and *LO and *HI the address range
+   for which that answer holds (empty when it is not worth caching).  */
+static inline enum zi_class
+classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintptr_t *lo,
+          uintptr_t *hi)
+{
+  *o = NULL;
+  *lo = *hi = 0;
+  if (!addr)
+    return ZI_CLASS_STACK;
+  if (addr - t->stack_lo < t->stack_hi - t->stack_lo)
+    {
+      *lo = t->stack_lo, *hi = t->stack_hi;
+      return ZI_CLASS_STACK;
+    }
+  struct zi_object *obj = zi_object_at (addr);
+  if (obj)
+    {
+      *o = obj;
+      *lo = obj->base, *hi = obj->base + obj->size;
+      return obj->group->cls;
+    }
+  if (addr - zi_main_stack_lo < zi_main_stack_hi - zi_main_stack_lo)
+    {
+      *lo = zi_main_stack_lo, *hi = zi_main_stack_hi;
+      return ZI_CLASS_STACK;
+    }
+  return ZI_CLASS_UNKNOWN;
+}
+
+#define SITE_SETS 64
+#define PENDING 16
+
+struct site_line {
+  const struct zi_site *site;
+  uintptr_t lo, hi;
+  struct zi_object *obj;
+  uint64_t *map;
+  enum zi_class cls;
+};
+
+struct pending {
+  struct zi_group *g;
+  struct zi_totals d;
+};
+
+static void
+commit (struct pending *p, int kind)
+{
+  if (!p->g)
+    return;
+  struct zi_totals *c = &p->g->c[kind];
+  __atomic_fetch_add (&c->elements, p->d.elements, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&c->bytes, p->d.bytes, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&c->redundant_bytes, p->d.redundant_bytes, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&c->zero_elements, p->d.zero_elements, __ATOMIC_RELAXED);
+  memset (p, 0, sizeof *p);
+}
+
+static inline __attribute__ ((always_inline)) void
+data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, unsigned bytes,
+           int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+{
+  const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
+  const int kind = is_float ? ZI_KIND_FLOAT : ZI_KIND_INT;
+  struct site_line sites[SITE_SETS];
+  struct pending pend[PENDING];
+  struct zi_totals cls[ZI_NCLASSES];
+  memset (sites, 0, sizeof sites);
+  memset (pend, 0, sizeof pend);
+  memset (cls, 0, sizeof cls);
+  for (; p < end; p += stride)
+    {
+      const struct zi_entry *e = (const struct zi_entry *) p;
+      uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
+      unsigned red, zero;
+      if (is_float)
+        {
+          zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
+          red = zero ? bytes : 0;
+        }
+      else
+        {
+          red = zi_int_redundant (lo, hi, bytes);
+          zero = red == bytes;
+        }
+      uintptr_t addr = (uintptr_t) e->addr;
+      struct site_line *s = &sites[((uintptr_t) e->site >> 4) & (SITE_SETS - 1)];
+      if (__builtin_expect (s->site != e->site || addr - s->lo >= s->hi - s->lo, 0))
+        {
+          s->site = e->site;
+          s->cls = classify (t, addr, &s->obj, &s->lo, &s->hi);
+          s->map = s->obj ? zi_object_map (s->obj, kind) : NULL;
+        }
+      struct zi_totals *c = &cls[s->cls];
+      c->elements++;
+      c->bytes += bytes;
+      c->redundant_bytes += red;
+      c->zero_elements += zero;
+      struct zi_object *o = s->obj;
+      if (!o)
+        continue;
+      if (s->map)
+        mark (o, s->map, addr - o->base, bytes, lo, hi);
+      struct pending *q = &pend[((uintptr_t) o->group >> 6) & (PENDING - 1)];
+      if (q->g != o->group)
+        {
+          commit (q, kind);
+          q->g = o->group;
+        }
+      q->d.elements++;
+      q->d.bytes += bytes;
+      q->d.redundant_bytes += red;
+      q->d.zero_elements += zero;
+    }
+  for (int i = 0; i < PENDING; i++)
+    commit (&pend[i], kind);
+  for (int i = 0; i < ZI_NCLASSES; i++)
+    {
+      struct zi_totals *d = &t->data_totals[i][kind];
+      d->elements += cls[i].elements;
+      d->bytes += cls[i].bytes;
+      d->redundant_bytes += cls[i].redundant_bytes;
+      d->zero_elements += cls[i].zero_elements;
+    }
+}
+
+#define ANALYZER(NAME, ...)                                                \
+  static void NAME (struct zi_thread *t, const char *b, const char *e)     \
+  { data_loop (t, b, e, __VA_ARGS__); }
+/*        name        float bytes wide hi_mask     sign_lo      sign_hi */
+ANALYZER (data_i8,    0, 1,  0, 0,          0,           0)
+ANALYZER (data_i16,   0, 2,  0, 0,          0,           0)
+ANALYZER (data_i32,   0, 4,  0, 0,          0,           0)
+ANALYZER (data_i64,   0, 8,  0, 0,          0,           0)
+ANALYZER (data_i128,  0, 16, 1, ~0ull,      0,           0)
+ANALYZER (data_f16,   1, 2,  0, 0,          1ull << 15,  0)
+ANALYZER (data_bf16,  1, 2,  0, 0,          1ull << 15,  0)
+ANALYZER (data_f32,   1, 4,  0, 0,          1ull << 31,  0)
+ANALYZER (data_f64,   1, 8,  0, 0,          1ull << 63,  0)
+ANALYZER (data_f80,   1, 10, 1, 0xffffull,  0,           1ull << 15)
+ANALYZER (data_f128,  1, 16, 1, ~0ull,      0,           1ull << 63)
+
+typedef void analyzer_fn (struct zi_thread *, const char *, const char *);
+static analyzer_fn *const analyzers[ZI_NTYPES] = {
+  [ZI_I8] = data_i8, [ZI_I16] = data_i16, [ZI_I32] = data_i32, [ZI_I64] = data_i64,
+  [ZI_I128] = data_i128, [ZI_F16] = data_f16, [ZI_BF16] = data_bf16, [ZI_F32] = data_f32,
+  [ZI_F64] = data_f64, [ZI_F80] = data_f80, [ZI_F128] = data_f128,
+};
+
+/* Fold the entries in [BEGIN, END) of class TYPE, loaded by thread T, into
+   the data objects.  */
+void
+zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
+{
+  if (!analyzers[type] || begin == end)
+    return;
+  zi_statics_refresh ();
+  pthread_rwlock_rdlock (&zi_objects_lock);
+  analyzers[type] (t, begin, end);
+  pthread_rwlock_unlock (&zi_objects_lock);
+}

@@ -1,0 +1,225 @@
+/* data_records.c - the data-centric records of the report (SPEC §5).
+
+   One record per group and kind that loaded at least one element: a
+   static object, or a heap allocation path (groups of several threads with
+   the same path merged).  A record's size, never-loaded and always-zero
+   bytes add up its objects, live ones and those that are gone; its byte
+   map is the OR of its objects' maps by offset (so "x" at an offset if any
+   allocation of the path had a non-zero byte there), as long as the
+   largest object.  Nothing here changes the groups: the report may be
+   written more than once (exec, then exit).  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+struct build {
+  struct zi_data_record *recs;
+  size_t n, cap;
+};
+
+static struct zi_data_record *
+new_record (struct build *b)
+{
+  if (b->n == b->cap)
+    {
+      b->cap = b->cap ? 2 * b->cap : 64;
+      b->recs = realloc (b->recs, b->cap * sizeof *b->recs);
+      if (!b->recs)
+        abort ();
+    }
+  struct zi_data_record *r = &b->recs[b->n++];
+  memset (r, 0, sizeof *r);
+  return r;
+}
+
+static void
+copy_map (struct zi_map *dst, const struct zi_map *src)
+{
+  if (src->bits)
+    zi_map_fold (dst, src->bits, src->granules << src->shift, src->shift);
+}
+
+/* Add live object O to its group's records (lock held).  */
+static void
+add_object (struct zi_object *o, void *arg)
+{
+  struct build *b = arg;
+  for (int k = 0; k < ZI_DATA_KINDS; k++)
+    {
+      long slot = o->group->report_slot[k];
+      if (slot < 0)
+        continue;
+      struct zi_data_record *r = &b->recs[slot];
+      uint64_t never, zero;
+      zi_map_count (o->map[k], o->size, o->shift, &never, &zero);
+      r->size += o->size;
+      r->never_loaded += never;
+      r->always_zero += zero;
+      if (o->size > r->length)
+        r->length = o->size;
+      if (o->map[k])
+        zi_map_fold (&r->map, o->map[k], o->size, o->shift);
+    }
+}
+
+/* A static symbol as the source names it: C++ demangled, GCC's ".N"
+   suffixes of function-local statics dropped, Fortran module variables
+   "module::name", common blocks "/name/".  */
+static const char *
+display_name (const struct zi_group *g)
+{
+  const char *sym = g->symbol;
+  const char *mod = strstr (sym, "_MOD_");
+  char *name;
+  if (sym[0] == '_' && sym[1] == '_' && mod && mod > sym + 2)
+    {
+      size_t n = strlen (sym) + 4;
+      name = malloc (n);
+      if (!name)
+        return sym;
+      snprintf (name, n, "%.*s::%s", (int) (mod - sym - 2), sym + 2, mod + 5);
+    }
+  else if (zi_is_common_block (g->address, sym))
+    {
+      size_t n = strlen (sym) + 2;
+      name = malloc (n);
+      if (!name)
+        return sym;
+      snprintf (name, n, "/%.*s/", (int) (strlen (sym) - 1), sym);
+    }
+  else
+    name = (char *) zi_clean_name (sym, NULL);
+  /* "counts.0", "table.lto_priv.3": drop numeric suffixes.  */
+  for (;;)
+    {
+      char *dot = strrchr (name, '.');
+      if (!dot || dot == name || !dot[1] || strspn (dot + 1, "0123456789") != strlen (dot + 1))
+        break;
+      *dot = '\0';
+    }
+  return name;
+}
+
+static int
+by_kind_and_path (const void *a, const void *b)
+{
+  const struct zi_data_record *x = a, *y = b;
+  if (x->cls != y->cls)
+    return x->cls < y->cls ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->cls == ZI_CLASS_STATIC)
+    return x < y ? -1 : x > y;      /* statics are never merged */
+  return zi_frames_cmp (&x->path, &y->path);
+}
+
+static int
+by_redundancy (const void *a, const void *b)
+{
+  const struct zi_data_record *x = a, *y = b;
+  if (x->c.redundant_bytes != y->c.redundant_bytes)
+    return x->c.redundant_bytes < y->c.redundant_bytes ? 1 : -1;
+  if (x->c.bytes != y->c.bytes)
+    return x->c.bytes < y->c.bytes ? 1 : -1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->cls != y->cls)
+    return x->cls < y->cls ? -1 : 1;
+  if (x->cls == ZI_CLASS_STATIC)
+    return strcmp (x->name, y->name);
+  return zi_frames_cmp (&x->path, &y->path);
+}
+
+/* Merge heap records with the same kind and path (several threads).  */
+static void
+merge (struct build *b)
+{
+  qsort (b->recs, b->n, sizeof *b->recs, by_kind_and_path);
+  size_t out = 0;
+  for (size_t i = 0; i < b->n; i++)
+    {
+      struct zi_data_record *r = &b->recs[i];
+      struct zi_data_record *prev = out ? &b->recs[out - 1] : NULL;
+      if (prev && r->cls == ZI_CLASS_HEAP && by_kind_and_path (prev, r) == 0)
+        {
+          prev->allocations += r->allocations;
+          prev->size += r->size;
+          prev->c.elements += r->c.elements;
+          prev->c.bytes += r->c.bytes;
+          prev->c.redundant_bytes += r->c.redundant_bytes;
+          prev->c.zero_elements += r->c.zero_elements;
+          prev->never_loaded += r->never_loaded;
+          prev->always_zero += r->always_zero;
+          if (r->length > prev->length)
+            prev->length = r->length;
+          copy_map (&prev->map, &r->map);
+          zi_map_release (r->map.bits, r->map.granules << r->map.shift, r->map.shift);
+          free (r->path.f);
+          continue;
+        }
+      b->recs[out++] = *r;
+    }
+  b->n = out;
+}
+
+/* Fill R's data records and data totals.  zi_lock held (threads are
+   flushed).  */
+void
+zi_data_records (struct zi_report *rep)
+{
+  struct build b = { NULL, 0, 0 };
+  pthread_rwlock_rdlock (&zi_objects_lock);
+  for (struct zi_group *g = zi_groups; g; g = g->next)
+    for (int k = 0; k < ZI_DATA_KINDS; k++)
+      {
+        g->report_slot[k] = -1;
+        if (!g->c[k].elements)
+          continue;
+        g->report_slot[k] = (long) b.n;
+        struct zi_data_record *r = new_record (&b);
+        r->kind = k;
+        r->cls = g->cls;
+        r->group = g;
+        r->allocations = g->allocations;
+        r->c = g->c[k];
+        r->size = g->dead_size;
+        r->never_loaded = g->dead_never[k];
+        r->always_zero = g->dead_zero[k];
+        r->length = g->max_size;
+        copy_map (&r->map, &g->dead_map[k]);
+      }
+  zi_statics_each (add_object, &b);
+  zi_heap_each (add_object, &b);
+  pthread_rwlock_unlock (&zi_objects_lock);
+  for (size_t i = 0; i < b.n; i++)
+    {
+      struct zi_data_record *r = &b.recs[i];
+      if (r->cls == ZI_CLASS_STATIC)
+        {
+          r->name = display_name (r->group);
+          r->module = r->group->module;
+        }
+      else
+        {
+          r->allocator = r->group->allocator;
+          zi_node_path (r->group->alloc_node, &r->path);
+        }
+    }
+  merge (&b);
+  qsort (b.recs, b.n, sizeof *b.recs, by_redundancy);
+  rep->data = b.recs;
+  rep->ndata = b.n;
+}
+
+void
+zi_data_records_free (struct zi_report *rep)
+{
+  for (size_t i = 0; i < rep->ndata; i++)
+    {
+      struct zi_data_record *r = &rep->data[i];
+      free (r->path.f);
+      zi_map_release (r->map.bits, r->map.granules << r->map.shift, r->map.shift);
+    }
+  free (rep->data);
+}

@@ -1,0 +1,301 @@
+/* statics.c - static data objects: the OBJECT symbols (global and static
+   variables, Fortran module variables and common blocks) of the executable
+   and of every shared object loaded, also later with dlopen.
+
+   Symbols come from each file's .symtab (or .dynsym when stripped), read
+   with libelf; their addresses are the symbol's value plus the module's
+   load bias.  All modules' objects sit in one array sorted by address;
+   aliases (one address and size under several names) keep one name, and a
+   symbol inside another one's range is dropped.  A symbol becomes a
+   struct zi_object (with its own group) the first time a load hits it, so
+   a program with 100,000 symbols pays 40 bytes for each of them and more
+   only for those it reads.
+
+   New and unloaded modules are noticed through dl_iterate_phdr's load and
+   unload counters, checked before each buffer is analysed: a dlopen-ed
+   library's objects are known from its first load that is analysed.
+   Objects of an unloaded library keep their counts (zi_object_bury).
+   Built without libelf (riscv64 on Debian 12), there are no static
+   objects: their loads count as unknown memory.  */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "runtime.h"
+#if ZEROINST_HAVE_UNWIND
+#include <gelf.h>
+#endif
+
+struct static_entry {
+  uintptr_t base;
+  size_t size;
+  const char *symbol;
+  unsigned module;
+  struct zi_object *obj;     /* made on the first load */
+};
+struct module {
+  char *path;
+  uintptr_t bias;
+  int present;
+};
+static struct static_entry *table;
+static size_t ntable;
+static struct module *modules;
+static size_t nmodules;
+static unsigned long long seen_adds, seen_subs;
+
+struct static_object {
+  struct zi_object o;
+  struct zi_group g;
+};
+
+#if ZEROINST_HAVE_UNWIND
+/* Add the OBJECT symbols of the ELF file PATH loaded at BIAS.  */
+static void
+scan_file (const char *path, uintptr_t bias, unsigned module, size_t *cap)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  elf_version (EV_CURRENT);
+  Elf *e = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+  while (e && (scn = elf_nextscn (e, scn)))
+    {
+      GElf_Shdr sh;
+      if (!gelf_getshdr (scn, &sh))
+        continue;
+      if (sh.sh_type == SHT_SYMTAB)
+        symtab = scn;
+      else if (sh.sh_type == SHT_DYNSYM)
+        dynsym = scn;
+    }
+  scn = symtab ? symtab : dynsym;
+  GElf_Shdr sh;
+  Elf_Data *data = scn && gelf_getshdr (scn, &sh) ? elf_getdata (scn, NULL) : NULL;
+  size_t n = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      GElf_Sym sym;
+      if (!gelf_getsym (data, (int) i, &sym) || GELF_ST_TYPE (sym.st_info) != STT_OBJECT
+          || !sym.st_size || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+        continue;
+      const char *name = elf_strptr (e, sh.sh_link, sym.st_name);
+      if (!name || !*name)
+        continue;
+      if (ntable == *cap)
+        {
+          *cap = *cap ? 2 * *cap : 1024;
+          struct static_entry *t = realloc (table, *cap * sizeof *t);
+          if (!t)
+            break;
+          table = t;
+        }
+      table[ntable++] = (struct static_entry) { bias + sym.st_value, sym.st_size, strdup (name),
+                                                module, NULL };
+    }
+  if (e)
+    elf_end (e);
+  close (fd);
+}
+#endif
+
+static int
+by_address (const void *a, const void *b)
+{
+  const struct static_entry *x = a, *y = b;
+  if (x->base != y->base)
+    return x->base < y->base ? -1 : 1;
+  if (x->size != y->size)
+    return x->size > y->size ? -1 : 1;    /* the enclosing one first */
+  /* Aliases: a name without a leading underscore first ("environ").  */
+  int ux = x->symbol[0] == '_', uy = y->symbol[0] == '_';
+  if (ux != uy)
+    return ux - uy;
+  return strcmp (x->symbol, y->symbol);
+}
+
+/* Sort the table and drop aliases and nested symbols (keeping the objects
+   already made for them, if any).  */
+static void
+sort_table (void)
+{
+  qsort (table, ntable, sizeof *table, by_address);
+  size_t out = 0;
+  for (size_t i = 0; i < ntable; i++)
+    {
+      if (out && table[i].base < table[out - 1].base + table[out - 1].size)
+        {
+          if (table[i].obj && !table[out - 1].obj)
+            table[out - 1].obj = table[i].obj;
+          else if (table[i].obj)
+            zi_object_bury (table[i].obj);
+          continue;
+        }
+      table[out++] = table[i];
+    }
+  ntable = out;
+}
+
+struct scan_state {
+  unsigned long long adds, subs;
+  int changed;
+  size_t cap;
+  const char *self;          /* our own library: not scanned */
+};
+
+static int
+counters_cb (struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct scan_state *s = arg;
+  s->adds = info->dlpi_adds;
+  s->subs = info->dlpi_subs;
+  return 1;
+}
+
+static int
+module_cb (struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct scan_state *s = arg;
+  const char *name = info->dlpi_name;
+  char exe[64];
+  if (!name || !*name)
+    {
+      if (nmodules)             /* the program (the first, without a name): known */
+        {
+          modules[0].present = 1;
+          return 0;
+        }
+      strcpy (exe, "/proc/self/exe");
+      name = exe;
+    }
+  if (!strcmp (name, s->self) || !strncmp (name, "linux-vdso", 10) || !strncmp (name, "linux-gate", 10))
+    return 0;
+  for (size_t i = 0; i < nmodules; i++)
+    if (modules[i].bias == info->dlpi_addr && !strcmp (modules[i].path, name) && !modules[i].present)
+      {
+        modules[i].present = 1;    /* known */
+        return 0;
+      }
+  struct module *m = realloc (modules, (nmodules + 1) * sizeof *m);
+  if (!m)
+    return 1;
+  modules = m;
+  char *path = NULL;
+  if (name == exe)
+    {
+      char buf[4096];
+      ssize_t n = readlink (exe, buf, sizeof buf - 1);
+      if (n > 0)
+        {
+          buf[n] = '\0';
+          path = strdup (buf);
+        }
+    }
+  modules[nmodules] = (struct module) { path ? path : strdup (name), info->dlpi_addr, 1 };
+#if ZEROINST_HAVE_UNWIND
+  scan_file (name, info->dlpi_addr, (unsigned) nmodules, &s->cap);
+#endif
+  nmodules++;
+  s->changed = 1;
+  return 0;
+}
+
+/* Look for loaded and unloaded modules.  Called before each buffer is
+   analysed (cheap when nothing changed) and from zi_objects_init.
+   Takes the write lock itself when something changed.  */
+void
+zi_statics_refresh (void)
+{
+  struct scan_state s = { 0, 0, 0, 0, "" };
+  dl_iterate_phdr (counters_cb, &s);
+  if (__atomic_load_n (&seen_adds, __ATOMIC_ACQUIRE) == s.adds
+      && __atomic_load_n (&seen_subs, __ATOMIC_ACQUIRE) == s.subs)
+    return;
+  pthread_rwlock_wrlock (&zi_objects_lock);
+  if (seen_adds != s.adds || seen_subs != s.subs)
+    {
+      Dl_info self;
+      s.self = dladdr ((void *) zi_statics_refresh, &self) && self.dli_fname ? self.dli_fname : "";
+      s.cap = ntable;
+      for (size_t i = 0; i < nmodules; i++)
+        modules[i].present = 0;
+      dl_iterate_phdr (module_cb, &s);
+      /* Unloaded modules: their objects become history.  */
+      size_t out = 0;
+      for (size_t i = 0; i < ntable; i++)
+        {
+          if (!modules[table[i].module].present)
+            {
+              if (table[i].obj)
+                zi_object_bury (table[i].obj);
+              s.changed = 1;
+              continue;
+            }
+          table[out++] = table[i];
+        }
+      ntable = out;
+      for (size_t i = 0; i < nmodules; i++)
+        if (!modules[i].present)
+          modules[i].bias = (uintptr_t) -1;   /* never matches again */
+      if (s.changed)
+        sort_table ();
+      __atomic_store_n (&seen_adds, s.adds, __ATOMIC_RELEASE);
+      __atomic_store_n (&seen_subs, s.subs, __ATOMIC_RELEASE);
+    }
+  pthread_rwlock_unlock (&zi_objects_lock);
+}
+
+/* The static object holding ADDR, made on first use.  Read lock held:
+   several threads may make it at once, one wins.  */
+struct zi_object *
+zi_static_at (uintptr_t addr)
+{
+  size_t lo = 0, hi = ntable;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (table[mid].base <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (!lo || addr - table[lo - 1].base >= table[lo - 1].size)
+    return NULL;
+  struct static_entry *e = &table[lo - 1];
+  struct zi_object *o = __atomic_load_n (&e->obj, __ATOMIC_ACQUIRE);
+  if (o)
+    return o;
+  struct static_object *so = calloc (1, sizeof *so);
+  if (!so)
+    return NULL;
+  so->o.base = e->base;
+  so->o.size = e->size;
+  so->o.shift = zi_map_shift (e->size);
+  so->o.group = &so->g;
+  so->g.cls = ZI_CLASS_STATIC;
+  so->g.symbol = e->symbol;
+  so->g.module = modules[e->module].path;
+  so->g.address = e->base;
+  so->g.allocations = 1;
+  struct zi_object *expected = NULL;
+  if (!__atomic_compare_exchange_n (&e->obj, &expected, &so->o, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+    {
+      free (so);
+      return expected;
+    }
+  zi_group_publish (&so->g);
+  return &so->o;
+}
+
+/* Call FN for every live static object that was loaded (read lock held).  */
+void
+zi_statics_each (void (*fn) (struct zi_object *, void *), void *arg)
+{
+  for (size_t i = 0; i < ntable; i++)
+    if (table[i].obj)
+      fn (table[i].obj, arg);
+}
