@@ -17,6 +17,8 @@
    (nothing pulls this file in): statically linked programs have no heap
    objects.
 
+   dlclose is wrapped too (at the end).
+
    Bootstrap: dlsym may allocate while we look up the next malloc; those
    few allocations come from a small static arena and are never freed.  */
 #include <dlfcn.h>
@@ -272,3 +274,24 @@ OPERATOR_NEW (_ZnwmSt11align_val_tRKSt9nothrow_t,
               (size_t size, size_t align, const struct zi_nothrow *nt), (size, align, nt), "new")
 OPERATOR_NEW (_ZnamSt11align_val_tRKSt9nothrow_t,
               (size_t size, size_t align, const struct zi_nothrow *nt), (size, align, nt), "new[]")
+
+/* dlclose: loads from the library's objects still in this thread's
+   buffers are analysed while the library is there (statics.c finds a
+   library's objects at the first analysis after its dlopen).  Other
+   threads' buffered loads from it count as unknown memory.  */
+ZI_EXPORT int
+dlclose (void *handle)
+{
+  static int (*real) (void *);
+  if (!real)
+    *(void **) &real = dlsym (RTLD_NEXT, "dlclose");
+  if (!real)
+    return -1;
+  if (tracking ())
+    {
+      zi_in_runtime++;
+      flush_own ();
+      zi_in_runtime--;
+    }
+  return real (handle);
+}
