@@ -58,16 +58,34 @@ map_or (uint64_t *m, size_t bit, uint64_t pat, unsigned nbits)
     }
 }
 
-/* Mark the N bytes at offset OFF of O (values LO, then HI) in map M.  */
-static inline void
-mark (const struct zi_object *o, uint64_t *m, size_t off, unsigned n, uint64_t lo, uint64_t hi)
+/* Mark the N bytes at offset OFF of object O (values LO, then HI) in map
+   M.  The common case -- one naturally aligned element of at most 8 bytes
+   in a map of byte granules -- is one word: nothing to do if its bytes are
+   all "seen non-zero" already, or the value is zero and they are all
+   loaded.  */
+static inline __attribute__ ((always_inline)) void
+mark (unsigned shift, uint64_t *m, size_t off, size_t room, unsigned n, uint64_t lo, uint64_t hi)
 {
-  if (n > o->size - off)
-    n = (unsigned) (o->size - off);
-  if (__builtin_expect (o->shift == 0, 1))
+  if (n > room)
+    n = (unsigned) room;
+  if (__builtin_expect (shift == 0, 1))
     {
+      size_t bit = 2 * off;
+      unsigned sh = bit & 63;
+      if (__builtin_expect (n <= 8 && sh + 2 * n <= 64, 1))
+        {
+          uint64_t *w = &m[bit >> 6];
+          uint64_t mask = (n == 8 ? 0xffffull : (1ull << (2 * n)) - 1) << sh;
+          uint64_t cur = *w & mask;
+          if (cur == mask)
+            return;
+          uint64_t a = ((lo ? byte_pattern (lo) : 0x5555ull) << sh) & mask;
+          if ((cur & a) != a)
+            __atomic_fetch_or (w, a, __ATOMIC_RELAXED);
+          return;
+        }
       unsigned first = n < 8 ? n : 8;
-      map_or (m, 2 * off, byte_pattern (lo), 2 * first);
+      map_or (m, bit, byte_pattern (lo), 2 * first);
       if (n > 8)
         map_or (m, 2 * (off + 8), byte_pattern (hi), 2 * (n - 8));
       return;
@@ -76,7 +94,7 @@ mark (const struct zi_object *o, uint64_t *m, size_t off, unsigned n, uint64_t l
   for (unsigned k = 0; k < n; k++)
     {
       uint64_t byte = k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8));
-      size_t g = (off + k) >> o->shift;
+      size_t g = (off + k) >> shift;
       map_or (m, 2 * g, ZI_MAP_LOADED | ((byte & 0xff) ? ZI_MAP_NONZERO : 0), 2);
     }
 }
@@ -90,7 +108,10 @@ classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintp
   *o = NULL;
   *lo = *hi = 0;
   if (!addr)
-    return ZI_CLASS_STACK;
+    {
+      *hi = 1;
+      return ZI_CLASS_STACK;
+    }
   if (addr - t->stack_lo < t->stack_hi - t->stack_lo)
     {
       *lo = t->stack_lo, *hi = t->stack_hi;
@@ -113,13 +134,17 @@ classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintp
 
 #define SITE_SETS 64
 #define PENDING 16
+#define PREFETCH 32
 
+/* The last place a site's loads went, and what they added since.  */
 struct site_line {
   const struct zi_site *site;
-  uintptr_t lo, hi;
+  uintptr_t lo, span;        /* the object (or stack) is [lo, lo + span) */
   struct zi_object *obj;
   uint64_t *map;
+  unsigned shift;
   enum zi_class cls;
+  uint64_t elements, redundant_bytes, zero_elements;
 };
 
 struct pending {
@@ -138,6 +163,33 @@ commit (struct pending *p, int kind)
   __atomic_fetch_add (&c->redundant_bytes, p->d.redundant_bytes, __ATOMIC_RELAXED);
   __atomic_fetch_add (&c->zero_elements, p->d.zero_elements, __ATOMIC_RELAXED);
   memset (p, 0, sizeof *p);
+}
+
+/* Move what line S counted to the class totals and its object's group.  */
+static void
+retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int kind, unsigned bytes)
+{
+  if (!s->elements)
+    return;
+  struct zi_totals d = { s->elements, s->elements * bytes, s->redundant_bytes, s->zero_elements };
+  struct zi_totals *c = &cls[s->cls];
+  c->elements += d.elements;
+  c->bytes += d.bytes;
+  c->redundant_bytes += d.redundant_bytes;
+  c->zero_elements += d.zero_elements;
+  s->elements = s->redundant_bytes = s->zero_elements = 0;
+  if (!s->obj)
+    return;
+  struct pending *q = &pend[((uintptr_t) s->obj->group >> 6) & (PENDING - 1)];
+  if (q->g != s->obj->group)
+    {
+      commit (q, kind);
+      q->g = s->obj->group;
+    }
+  q->d.elements += d.elements;
+  q->d.bytes += d.bytes;
+  q->d.redundant_bytes += d.redundant_bytes;
+  q->d.zero_elements += d.zero_elements;
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -169,33 +221,24 @@ data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, un
         }
       uintptr_t addr = (uintptr_t) e->addr;
       struct site_line *s = &sites[((uintptr_t) e->site >> 4) & (SITE_SETS - 1)];
-      if (__builtin_expect (s->site != e->site || addr - s->lo >= s->hi - s->lo, 0))
+      if (__builtin_expect (s->site != e->site || addr - s->lo >= s->span, 0))
         {
+          retire (s, cls, pend, kind, bytes);
+          uintptr_t hi_addr;
           s->site = e->site;
-          s->cls = classify (t, addr, &s->obj, &s->lo, &s->hi);
+          s->cls = classify (t, addr, &s->obj, &s->lo, &hi_addr);
+          s->span = hi_addr - s->lo;
           s->map = s->obj ? zi_object_map (s->obj, kind) : NULL;
+          s->shift = s->obj ? s->obj->shift : 0;
         }
-      struct zi_totals *c = &cls[s->cls];
-      c->elements++;
-      c->bytes += bytes;
-      c->redundant_bytes += red;
-      c->zero_elements += zero;
-      struct zi_object *o = s->obj;
-      if (!o)
-        continue;
+      s->elements++;
+      s->redundant_bytes += red;
+      s->zero_elements += zero;
       if (s->map)
-        mark (o, s->map, addr - o->base, bytes, lo, hi);
-      struct pending *q = &pend[((uintptr_t) o->group >> 6) & (PENDING - 1)];
-      if (q->g != o->group)
-        {
-          commit (q, kind);
-          q->g = o->group;
-        }
-      q->d.elements++;
-      q->d.bytes += bytes;
-      q->d.redundant_bytes += red;
-      q->d.zero_elements += zero;
+        mark (s->shift, s->map, addr - s->lo, s->span - (addr - s->lo), bytes, lo, hi);
     }
+  for (int i = 0; i < SITE_SETS; i++)
+    retire (&sites[i], cls, pend, kind, bytes);
   for (int i = 0; i < PENDING; i++)
     commit (&pend[i], kind);
   for (int i = 0; i < ZI_NCLASSES; i++)

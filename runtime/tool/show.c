@@ -352,6 +352,18 @@ column_widths (const struct ranked *r, size_t n)
   return width;
 }
 
+/* Did the run that wrote ROOT have mode NAME ("code", "data")?  */
+static int
+has_mode (const json_t *root, const char *name)
+{
+  size_t i;
+  const json_t *mode;
+  json_array_foreach (json_object_get (root, "modes"), i, mode)
+    if (json_is_string (mode) && !strcmp (json_string_value (mode), name))
+      return 1;
+  return 0;
+}
+
 /* The section of kind K: the program's totals and its top code sites.  */
 static void
 print_code_section (const json_t *root, size_t k, const struct show_options *opts)
@@ -364,7 +376,8 @@ print_code_section (const json_t *root, size_t k, const struct show_options *opt
   printf ("\n== %s ==\n", kinds[k].title);
   print_totals (totals);
   if (n == 0)
-    puts ("(no code sites)");
+    puts (has_mode (root, "code") ? "(no code sites)"
+                                  : "(no code sites: the program ran without ZEROINST_MODE=code)");
   struct columns width = column_widths (r, shown);
   for (size_t i = 0; i < shown; i++)
     print_code_record (i + 1, r[i].rec, json_count (totals, "redundant_bytes"), &width, opts);
@@ -422,8 +435,10 @@ print_data_record (size_t rank, const json_t *rec, uint64_t kind_red)
   if (!is_heap)
     printf ("static %s", json_str (rec, "name"));
   else if (json_object_get (rec, "allocations"))
-    printf ("heap, %" PRIu64 " allocation%s", json_count (rec, "allocations"),
-            json_count (rec, "allocations") == 1 ? "" : "s");
+    printf ("heap, %" PRIu64 " allocation%s%s%s", json_count (rec, "allocations"),
+            json_count (rec, "allocations") == 1 ? "" : "s",
+            json_object_get (rec, "allocator") ? " by " : "",
+            json_object_get (rec, "allocator") ? json_str (rec, "allocator") : "");
   else
     fputs ("heap", stdout);
   printf ("  size %" PRIu64 "\n", size);
@@ -457,6 +472,18 @@ print_data_section (const json_t *root, size_t k, const struct show_options *opt
   printf ("objects: %zu; their redundant bytes: %" PRIu64 " of the program's %" PRIu64
           " (%.2f%%)\n",
           n, object_red, kind_red, percent (object_red, kind_red));
+  /* Where the loaded bytes were (summary.data, when the report has it).  */
+  const json_t *classes = json_object_get (json_object_get (root, "summary"), "data");
+  static const char *const names[] = { "static", "heap", "stack", "unknown" };
+  uint64_t all = json_count (totals, "bytes");
+  for (size_t c = 0; classes && c < sizeof names / sizeof names[0]; c++)
+    {
+      const json_t *t = json_object_get (json_object_get (classes, names[c]), kinds[k].name);
+      if (t)
+        printf ("  %-8s %6.2f%% of loaded bytes, %6.2f%% of them redundant\n", names[c],
+                percent (json_count (t, "bytes"), all),
+                percent (json_count (t, "redundant_bytes"), json_count (t, "bytes")));
+    }
   for (size_t i = 0; i < shown; i++)
     print_data_record (i + 1, r[i].rec, kind_red);
   print_more (shown, n, "object");
