@@ -1,6 +1,7 @@
 /* options.c - run-time options from the environment, read once at start.
 
-   ZEROINST_MODE     code | data | code,data            (default code)
+   ZEROINST_MODE     code | data | code,data            (default code):
+                     per load site, per data object (objects.c), or both
    ZEROINST_OUTPUT   report directory; "%p" is replaced by the pid
                      (default ./zeroinst-<program>-<pid>, in the directory
                      the program started in)
