@@ -114,6 +114,8 @@ flush_buffer (struct zi_thread *t, unsigned type)
       return;
     }
   uint64_t entries = (uint64_t) (cur - start) / zi_entry_bytes (type);
+  if (!entries)
+    return;     /* nothing buffered (free() flushes often) */
   if (zi_config.sample_n && t->flushes[type]++ % zi_config.sample_n >= zi_config.sample_k)
     __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);
   else
