@@ -23,6 +23,8 @@
    few allocations come from a small static arena and are never freed.  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
@@ -275,10 +277,40 @@ OPERATOR_NEW (_ZnwmSt11align_val_tRKSt9nothrow_t,
 OPERATOR_NEW (_ZnamSt11align_val_tRKSt9nothrow_t,
               (size_t size, size_t align, const struct zi_nothrow *nt), (size, align, nt), "new[]")
 
-/* dlclose: loads from the library's objects still in this thread's
-   buffers are analysed while the library is there (statics.c finds a
-   library's objects at the first analysis after its dlopen).  Other
-   threads' buffered loads from it count as unknown memory.  */
+/* dlclose: the calling thread's buffered loads are analysed while the
+   library is there (in any mode: they point at its site descriptors; in
+   data mode at its objects too, which statics.c finds at the first
+   analysis after its dlopen).  If the library is really unloaded, other
+   threads' buffered loads from it are dropped at their next analysis
+   (threads.c), and in data mode its objects keep what they counted.  */
+struct module_range {
+  uintptr_t bias, lo, hi;
+  const char *name;
+  int found;
+};
+
+static int
+range_cb (struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct module_range *m = arg;
+  if (info->dlpi_addr != m->bias || !info->dlpi_name || strcmp (info->dlpi_name, m->name))
+    return 0;
+  m->found = 1;
+  m->lo = UINTPTR_MAX;
+  m->hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD)
+      {
+        uintptr_t lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        uintptr_t hi = lo + info->dlpi_phdr[i].p_memsz;
+        if (lo < m->lo)
+          m->lo = lo;
+        if (hi > m->hi)
+          m->hi = hi;
+      }
+  return 1;
+}
+
 ZI_EXPORT int
 dlclose (void *handle)
 {
@@ -287,11 +319,29 @@ dlclose (void *handle)
     *(void **) &real = dlsym (RTLD_NEXT, "dlclose");
   if (!real)
     return -1;
-  if (tracking ())
+  if (zi_in_runtime || !zi_threads)
+    return real (handle);
+  zi_in_runtime++;
+  flush_own ();
+  struct link_map *lm = NULL;
+  struct module_range m = { 0, 0, 0, NULL, 0 };
+  char name[4096] = "";
+  if (dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
     {
-      zi_in_runtime++;
-      flush_own ();
-      zi_in_runtime--;
+      snprintf (name, sizeof name, "%s", lm->l_name);
+      m.bias = lm->l_addr;
+      m.name = name;
+      dl_iterate_phdr (range_cb, &m);
     }
-  return real (handle);
+  zi_in_runtime--;
+  int r = real (handle);
+  if (r == 0 && m.found)
+    {
+      struct module_range still = m;
+      still.found = 0;
+      dl_iterate_phdr (range_cb, &still);
+      if (!still.found)
+        zi_forget_range (m.lo, m.hi);
+    }
+  return r;
 }

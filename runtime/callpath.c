@@ -52,7 +52,7 @@ node_frames (const struct zi_node *cnode)
   if (!fr)
     abort ();
   int is_main_node = node->pub.fn && !(node->flags & ZI_NODE_FOREIGN)
-                     && !strcmp (node->pub.fn->name, "main");
+                     && !strcmp (node->fn_name, "main");
   if (node->pub.ra && !is_main_node)
     {
       size_t n;
@@ -67,10 +67,10 @@ node_frames (const struct zi_node *cnode)
       if (instrumented_caller)
         {
           unsigned omp = 0;
-          fr->f[fr->n - 1].function = zi_clean_name (p->pub.fn->name, &omp);
-          fr->f[fr->n - 1].omp_region = (p->pub.fn->flags & ZI_FN_OMP_REGION) != 0;
+          fr->f[fr->n - 1].function = zi_clean_name (p->fn_name, &omp);
+          fr->f[fr->n - 1].omp_region = (p->fn_flags & ZI_FN_OMP_REGION) != 0;
           if (!*fr->f[fr->n - 1].file)
-            fr->f[fr->n - 1].file = p->pub.fn->file;
+            fr->f[fr->n - 1].file = p->fn_file;
         }
     }
   /* Nothing above main is reported: do not symbolize the C runtime's
@@ -120,7 +120,7 @@ zi_record_path (const struct zi_site_info *site, const struct zi_node *node, str
   append (out, site->frames.f, site->frames.n);
   /* A load below a truncated activation: say that frames are missing.  */
   if (node && (node->flags & ZI_NODE_TRUNCATED) && node->pub.fn
-      && strcmp (site->frames.f[site->frames.n - 1].function, node->pub.fn->name) != 0)
+      && strcmp (site->frames.f[site->frames.n - 1].function, node->fn_name) != 0)
     {
       static const struct zi_frame elided = { "...", "", 0, 0, 0 };
       append (out, &elided, 1);

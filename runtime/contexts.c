@@ -198,7 +198,12 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       if (!(flags & ZI_NODE_FOREIGN) && target->depth >= zi_config.max_depth)
         target->flags |= ZI_NODE_TRUNCATED;
       if (fn)
-        code_range ((uintptr_t) fn->addr, &target->lo, &target->hi);
+        {
+          code_range ((uintptr_t) fn->addr, &target->lo, &target->hi);
+          target->fn_name = strdup (fn->name ? fn->name : "??");
+          target->fn_file = strdup (fn->file ? fn->file : "");
+          target->fn_flags = fn->flags;
+        }
     }
   add_link (cct, parent, fn, ra, target);
   return target;

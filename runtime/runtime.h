@@ -65,6 +65,9 @@ struct zi_node {
   uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks */
   uint32_t depth, flags;
   uint32_t id;               /* report-time numbering */
+  /* Copies from pub.fn, which may be unloaded (dlclose) before the report. */
+  const char *fn_name, *fn_file;
+  uint32_t fn_flags;
   struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
 };
 struct zi_cct;               /* a thread's tree */
@@ -148,6 +151,7 @@ struct zi_thread {
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
   uintptr_t stack_lo, stack_hi;      /* data mode: the thread's stack */
+  unsigned gone_generation;          /* unloaded libraries seen (threads.c) */
   /* data mode: elements by class of memory (static, heap, stack, unknown)
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
@@ -165,6 +169,8 @@ struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
    not recorded.  */
 extern __thread int zi_in_runtime ZI_HIDDEN;
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
+/* The library at [LO, HI) was unloaded: drop buffered loads of its sites.  */
+void zi_forget_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
 /* Entries analysed and discarded by sampling (all threads).  */
 extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;

@@ -28,6 +28,51 @@ uint64_t zi_sampled_entries, zi_skipped_entries;
 
 uintptr_t zi_main_stack_lo, zi_main_stack_hi;
 
+/* Address ranges of libraries unloaded by dlclose (allocators.c): loads
+   that other threads still hold in their buffers point at site
+   descriptors there, which are gone.  Such entries are dropped.  */
+#define MAX_GONE 256
+static struct { uintptr_t lo, hi; } gone[MAX_GONE];
+static unsigned ngone, gone_generation;
+
+void
+zi_forget_range (uintptr_t lo, uintptr_t hi)
+{
+  pthread_mutex_lock (&zi_lock);
+  if (ngone < MAX_GONE)
+    {
+      gone[ngone].lo = lo;
+      gone[ngone].hi = hi;
+      ngone++;
+    }
+  else
+    gone[MAX_GONE - 1].hi = UINTPTR_MAX, gone[MAX_GONE - 1].lo = 0;  /* drop all: never crash */
+  __atomic_store_n (&gone_generation, gone_generation + 1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock (&zi_lock);
+}
+
+/* Remove entries whose site lies in an unloaded library from
+   [START, *CUR) (entries of SIZE bytes).  */
+static void
+drop_unloaded (char *start, char **cur, unsigned size)
+{
+  char *out = start;
+  for (char *p = start; p < *cur; p += size)
+    {
+      uintptr_t site = (uintptr_t) ((const struct zi_entry *) p)->site;
+      int dead = 0;
+      for (unsigned i = 0; i < ngone && !dead; i++)
+        dead = site - gone[i].lo < gone[i].hi - gone[i].lo;
+      if (!dead)
+        {
+          if (out != p)
+            memmove (out, p, size);
+          out += size;
+        }
+    }
+  *cur = out;
+}
+
 static __thread struct zi_thread *self;
 __thread int zi_in_runtime __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
@@ -112,6 +157,22 @@ flush_buffer (struct zi_thread *t, unsigned type)
          the cursor back at the buffer, before the end is set to its end.  */
       t->tls[2 * type] = (struct zi_entry *) start;
       return;
+    }
+  unsigned generation = __atomic_load_n (&gone_generation, __ATOMIC_ACQUIRE);
+  if (__builtin_expect (t->gone_generation != generation, 0))
+    {
+      for (unsigned k = 0; k < ZI_NTYPES; k++)
+        if (t->buf[k])
+          {
+            char *c = (char *) t->tls[2 * k], *b = (char *) t->buf[k];
+            if (c >= b && c <= b + buffer_bytes (t, k))
+              {
+                drop_unloaded (b, &c, zi_entry_bytes (k));
+                t->tls[2 * k] = (struct zi_entry *) c;
+              }
+          }
+      t->gone_generation = generation;
+      cur = (char *) t->tls[2 * type];
     }
   uint64_t entries = (uint64_t) (cur - start) / zi_entry_bytes (type);
   if (!entries)
