@@ -408,6 +408,26 @@ def case_runtime_robustness():
         report(out)
 
 
+def case_dlclose_threads():
+    """A library unloaded while another thread still has its loads buffered
+    (and, in code mode, while the closing thread has): no crash in any mode,
+    the program's output unchanged, the report written."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
+    cc = os.path.join(BIN, "zeroinst-cc")
+    lib = os.path.join(TMP, "libdlclose_lib.so")
+    exe = os.path.join(TMP, "dlclose_threads")
+    for cmd in ([cc, "-O1", "-shared", "-fPIC", os.path.join(here, "dlclose_lib.c"), "-o", lib],
+                [cc, "-O1", "-pthread", os.path.join(here, "dlclose_threads.c"), "-o", exe]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        check(r.returncode == 0, r.stderr)
+    for mode in ("code", "data", "code,data"):
+        out = "dlclose-" + mode.replace(",", "-")
+        r = run(exe, env={"ZEROINST_MODE": mode}, out=out, args=[lib])
+        check(r.returncode == 0 and r.stdout == "6\n" and r.stderr == "",
+              "mode %s: status %d stdout %r stderr %r" % (mode, r.returncode, r.stdout, r.stderr))
+        report(out)
+
+
 def case_wrapper_passthrough():
     """Queries and preprocessing go straight to the real compiler."""
     cc = os.path.join(BIN, "zeroinst-cc")
