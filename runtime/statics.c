@@ -122,6 +122,8 @@ by_address (const void *a, const void *b)
 static void
 sort_table (void)
 {
+  if (!table)
+    return;
   qsort (table, ntable, sizeof *table, by_address);
   size_t out = 0;
   for (size_t i = 0; i < ntable; i++)
