@@ -86,31 +86,24 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
     }
 }
 
-#define ANALYZER(NAME, ...)                                                         \
-  static void NAME (struct zi_thread *t, const char *b, const char *e) \
+#define ANALYZER(NAME, CLASS, ...)                                       \
+  static void analyze_##NAME (struct zi_thread *t, const char *b, const char *e) \
   { analyze_loop (t, b, e, __VA_ARGS__); }
-/*        name          float bytes wide hi_mask     sign_lo      sign_hi */
-ANALYZER (analyze_i8,   0, 1,  0, 0,          0,           0)
-ANALYZER (analyze_i16,  0, 2,  0, 0,          0,           0)
-ANALYZER (analyze_i32,  0, 4,  0, 0,          0,           0)
-ANALYZER (analyze_i64,  0, 8,  0, 0,          0,           0)
-ANALYZER (analyze_i128, 0, 16, 1, ~0ull,      0,           0)
-ANALYZER (analyze_f16,  1, 2,  0, 0,          1ull << 15,  0)
-ANALYZER (analyze_bf16, 1, 2,  0, 0,          1ull << 15,  0)
-ANALYZER (analyze_f32,  1, 4,  0, 0,          1ull << 31,  0)
-ANALYZER (analyze_f64,  1, 8,  0, 0,          1ull << 63,  0)
-ANALYZER (analyze_f80,  1, 10, 1, 0xffffull,  0,           1ull << 15)
-ANALYZER (analyze_f128, 1, 16, 1, ~0ull,      0,           1ull << 63)
+ZI_VALUE_CLASSES (ANALYZER)
 /* Not analysed: count loads only; bytes come from the site.  */
-ANALYZER (analyze_other, 0, 0, 0, 0,          0,           0)
+static void
+analyze_other (struct zi_thread *t, const char *b, const char *e)
+{
+  analyze_loop (t, b, e, 0, 0, 0, 0, 0, 0);
+}
 
 typedef void analyzer_fn (struct zi_thread *, const char *, const char *);
+#define ENTRY(NAME, CLASS, ...) [CLASS] = analyze_##NAME,
 static analyzer_fn *const analyzers[ZI_NTYPES] = {
-  [ZI_I8] = analyze_i8, [ZI_I16] = analyze_i16, [ZI_I32] = analyze_i32,
-  [ZI_I64] = analyze_i64, [ZI_I128] = analyze_i128, [ZI_F16] = analyze_f16,
-  [ZI_BF16] = analyze_bf16, [ZI_F32] = analyze_f32, [ZI_F64] = analyze_f64,
-  [ZI_F80] = analyze_f80, [ZI_F128] = analyze_f128, [ZI_OTHER] = analyze_other,
+  ZI_VALUE_CLASSES (ENTRY)
+  [ZI_OTHER] = analyze_other,
 };
+#undef ENTRY
 
 /* Fold the entries in [BEGIN, END) of class TYPE into T's counters.  */
 void

@@ -172,11 +172,7 @@ retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int ki
   if (!s->elements)
     return;
   struct zi_totals d = { s->elements, s->elements * bytes, s->redundant_bytes, s->zero_elements };
-  struct zi_totals *c = &cls[s->cls];
-  c->elements += d.elements;
-  c->bytes += d.bytes;
-  c->redundant_bytes += d.redundant_bytes;
-  c->zero_elements += d.zero_elements;
+  zi_totals_add (&cls[s->cls], &d);
   s->elements = s->redundant_bytes = s->zero_elements = 0;
   if (!s->obj)
     return;
@@ -186,10 +182,7 @@ retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int ki
       commit (q, kind);
       q->g = s->obj->group;
     }
-  q->d.elements += d.elements;
-  q->d.bytes += d.bytes;
-  q->d.redundant_bytes += d.redundant_bytes;
-  q->d.zero_elements += d.zero_elements;
+  zi_totals_add (&q->d, &d);
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -242,37 +235,18 @@ data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, un
   for (int i = 0; i < PENDING; i++)
     commit (&pend[i], kind);
   for (int i = 0; i < ZI_NCLASSES; i++)
-    {
-      struct zi_totals *d = &t->data_totals[i][kind];
-      d->elements += cls[i].elements;
-      d->bytes += cls[i].bytes;
-      d->redundant_bytes += cls[i].redundant_bytes;
-      d->zero_elements += cls[i].zero_elements;
-    }
+    zi_totals_add (&t->data_totals[i][kind], &cls[i]);
 }
 
-#define ANALYZER(NAME, ...)                                                \
-  static void NAME (struct zi_thread *t, const char *b, const char *e)     \
+#define ANALYZER(NAME, CLASS, ...)                                     \
+  static void data_##NAME (struct zi_thread *t, const char *b, const char *e) \
   { data_loop (t, b, e, __VA_ARGS__); }
-/*        name        float bytes wide hi_mask     sign_lo      sign_hi */
-ANALYZER (data_i8,    0, 1,  0, 0,          0,           0)
-ANALYZER (data_i16,   0, 2,  0, 0,          0,           0)
-ANALYZER (data_i32,   0, 4,  0, 0,          0,           0)
-ANALYZER (data_i64,   0, 8,  0, 0,          0,           0)
-ANALYZER (data_i128,  0, 16, 1, ~0ull,      0,           0)
-ANALYZER (data_f16,   1, 2,  0, 0,          1ull << 15,  0)
-ANALYZER (data_bf16,  1, 2,  0, 0,          1ull << 15,  0)
-ANALYZER (data_f32,   1, 4,  0, 0,          1ull << 31,  0)
-ANALYZER (data_f64,   1, 8,  0, 0,          1ull << 63,  0)
-ANALYZER (data_f80,   1, 10, 1, 0xffffull,  0,           1ull << 15)
-ANALYZER (data_f128,  1, 16, 1, ~0ull,      0,           1ull << 63)
+ZI_VALUE_CLASSES (ANALYZER)
 
 typedef void analyzer_fn (struct zi_thread *, const char *, const char *);
-static analyzer_fn *const analyzers[ZI_NTYPES] = {
-  [ZI_I8] = data_i8, [ZI_I16] = data_i16, [ZI_I32] = data_i32, [ZI_I64] = data_i64,
-  [ZI_I128] = data_i128, [ZI_F16] = data_f16, [ZI_BF16] = data_bf16, [ZI_F32] = data_f32,
-  [ZI_F64] = data_f64, [ZI_F80] = data_f80, [ZI_F128] = data_f128,
-};
+#define ENTRY(NAME, CLASS, ...) [CLASS] = data_##NAME,
+static analyzer_fn *const analyzers[ZI_NTYPES] = { ZI_VALUE_CLASSES (ENTRY) };
+#undef ENTRY
 
 /* Fold the entries in [BEGIN, END) of class TYPE, loaded by thread T, into
    the data objects.  */

@@ -145,10 +145,7 @@ merge (struct build *b)
         {
           prev->allocations += r->allocations;
           prev->size += r->size;
-          prev->c.elements += r->c.elements;
-          prev->c.bytes += r->c.bytes;
-          prev->c.redundant_bytes += r->c.redundant_bytes;
-          prev->c.zero_elements += r->c.zero_elements;
+          zi_totals_add (&prev->c, &r->c);
           prev->never_loaded += r->never_loaded;
           prev->always_zero += r->always_zero;
           if (r->length > prev->length)

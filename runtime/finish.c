@@ -254,34 +254,17 @@ zi_finish (const char *why)
       for (int c = 0; c < ZI_NCLASSES; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)
           {
-            struct zi_totals *d = &r.data_totals[c][k];
-            const struct zi_totals *s = &t->data_totals[c][k];
-            d->elements += s->elements;
-            d->bytes += s->bytes;
-            d->redundant_bytes += s->redundant_bytes;
-            d->zero_elements += s->zero_elements;
+            zi_totals_add (&r.data_totals[c][k], &t->data_totals[c][k]);
             /* Data mode alone: the thread's totals are its data totals.  */
             if (!zi_config.mode_code)
-              {
-                struct zi_totals *tt = &row->totals[k];
-                tt->elements += s->elements;
-                tt->bytes += s->bytes;
-                tt->redundant_bytes += s->redundant_bytes;
-                tt->zero_elements += s->zero_elements;
-              }
+              zi_totals_add (&row->totals[k], &t->data_totals[c][k]);
           }
     }
   merge_records (&r);
   if (!zi_config.mode_code)
     for (size_t i = 0; i < r.nthreads; i++)
       for (int k = 0; k < ZI_DATA_KINDS; k++)
-        {
-          struct zi_totals *tt = &r.totals[k];
-          tt->elements += r.threads[i].totals[k].elements;
-          tt->bytes += r.threads[i].totals[k].bytes;
-          tt->redundant_bytes += r.threads[i].totals[k].redundant_bytes;
-          tt->zero_elements += r.threads[i].totals[k].zero_elements;
-        }
+        zi_totals_add (&r.totals[k], &r.threads[i].totals[k]);
   if (zi_data_on)
     zi_data_records (&r);
   pthread_mutex_unlock (&zi_lock);

@@ -230,7 +230,6 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
   o->base = (uintptr_t) p;
   o->size = size;
   o->shift = zi_map_shift (size);
-  o->prio = 0;
   pthread_rwlock_wrlock (&zi_objects_lock);
   o->prio = random_priority ();
   o->group = group_for (node, allocator);

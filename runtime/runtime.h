@@ -177,6 +177,36 @@ extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
+/* The value classes and how their elements are analysed (SPEC §3), for
+   the code (analyze.c) and data (analyze_data.c) analyses, which generate
+   one loop per class from this table:
+     X (name, class, float, bytes, wide, hi_mask, sign_lo, sign_hi)
+   float: floating kind; bytes: loaded bytes per element; wide: 48-byte
+   entry (struct zi_entry_wide); hi_mask: bits of hi that are loaded;
+   sign_lo/sign_hi: the sign bit (ignored when testing for a zero float).  */
+#define ZI_VALUE_CLASSES(X)                                              \
+  X (i8,   ZI_I8,   0, 1,  0, 0,          0,           0)                \
+  X (i16,  ZI_I16,  0, 2,  0, 0,          0,           0)                \
+  X (i32,  ZI_I32,  0, 4,  0, 0,          0,           0)                \
+  X (i64,  ZI_I64,  0, 8,  0, 0,          0,           0)                \
+  X (i128, ZI_I128, 0, 16, 1, ~0ull,      0,           0)                \
+  X (f16,  ZI_F16,  1, 2,  0, 0,          1ull << 15,  0)                \
+  X (bf16, ZI_BF16, 1, 2,  0, 0,          1ull << 15,  0)                \
+  X (f32,  ZI_F32,  1, 4,  0, 0,          1ull << 31,  0)                \
+  X (f64,  ZI_F64,  1, 8,  0, 0,          1ull << 63,  0)                \
+  X (f80,  ZI_F80,  1, 10, 1, 0xffffull,  0,           1ull << 15)       \
+  X (f128, ZI_F128, 1, 16, 1, ~0ull,      0,           1ull << 63)
+
+/* DST += SRC, field by field.  */
+static inline void
+zi_totals_add (struct zi_totals *dst, const struct zi_totals *src)
+{
+  dst->elements += src->elements;
+  dst->bytes += src->bytes;
+  dst->redundant_bytes += src->redundant_bytes;
+  dst->zero_elements += src->zero_elements;
+}
+
 /* Leading zero bytes of an integer element of BYTES bytes (SPEC §3);
    LO holds the low 64 bits, HI the rest of a 16-byte element.  */
 static inline unsigned

@@ -52,9 +52,11 @@ struct static_object {
 };
 
 #if ZEROINST_HAVE_UNWIND
+static size_t table_cap;     /* entries allocated in table */
+
 /* Add the OBJECT symbols of the ELF file PATH loaded at BIAS.  */
 static void
-scan_file (const char *path, uintptr_t bias, unsigned module, size_t *cap)
+scan_file (const char *path, uintptr_t bias, unsigned module)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -85,13 +87,14 @@ scan_file (const char *path, uintptr_t bias, unsigned module, size_t *cap)
       const char *name = elf_strptr (e, sh.sh_link, sym.st_name);
       if (!name || !*name)
         continue;
-      if (ntable == *cap)
+      if (ntable == table_cap)
         {
-          *cap = *cap ? 2 * *cap : 1024;
-          struct static_entry *t = realloc (table, *cap * sizeof *t);
+          size_t cap = table_cap ? 2 * table_cap : 1024;
+          struct static_entry *t = realloc (table, cap * sizeof *t);
           if (!t)
             break;
           table = t;
+          table_cap = cap;
         }
       table[ntable++] = (struct static_entry) { bias + sym.st_value, sym.st_size, strdup (name),
                                                 module, NULL };
@@ -144,7 +147,6 @@ sort_table (void)
 struct scan_state {
   unsigned long long adds, subs;
   int changed;
-  size_t cap;
   const char *self;          /* our own library: not scanned */
 };
 
@@ -198,7 +200,7 @@ module_cb (struct dl_phdr_info *info, size_t size, void *arg)
     }
   modules[nmodules] = (struct module) { path ? path : strdup (name), info->dlpi_addr, 1 };
 #if ZEROINST_HAVE_UNWIND
-  scan_file (name, info->dlpi_addr, (unsigned) nmodules, &s->cap);
+  scan_file (name, info->dlpi_addr, (unsigned) nmodules);
 #endif
   nmodules++;
   s->changed = 1;
@@ -211,7 +213,7 @@ module_cb (struct dl_phdr_info *info, size_t size, void *arg)
 void
 zi_statics_refresh (void)
 {
-  struct scan_state s = { 0, 0, 0, 0, "" };
+  struct scan_state s = { 0, 0, 0, "" };
   dl_iterate_phdr (counters_cb, &s);
   if (__atomic_load_n (&seen_adds, __ATOMIC_ACQUIRE) == s.adds
       && __atomic_load_n (&seen_subs, __ATOMIC_ACQUIRE) == s.subs)
@@ -221,7 +223,6 @@ zi_statics_refresh (void)
     {
       Dl_info self;
       s.self = dladdr ((void *) zi_statics_refresh, &self) && self.dli_fname ? self.dli_fname : "";
-      s.cap = ntable;
       for (size_t i = 0; i < nmodules; i++)
         modules[i].present = 0;
       dl_iterate_phdr (module_cb, &s);
