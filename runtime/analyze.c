@@ -13,6 +13,12 @@
 #include <string.h>
 #include "runtime.h"
 
+/* Counters are updated with scalar read-modify-writes: GCC's SLP
+   vectorizer would pair adjacent fields into 16-byte loads that cannot be
+   forwarded from the scalar stores of the previous update (a stall per
+   entry on irregular code).  */
+#pragma GCC optimize ("no-tree-slp-vectorize")
+
 static inline unsigned
 int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
 {
@@ -227,14 +233,17 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
          of P = 1).  stretch checks the later rows.  */
       size_t left = (size_t) (end - p) / stride;
       unsigned P = 0;
+      const struct zi_site *site0 = ((const struct zi_entry *) p)->site;
       for (unsigned d = 1; d <= MAX_PERIOD && 2 * d <= left; d++)
         {
-          if (!same_key (p + d * stride, p, contexts))
+          /* The next entry of the first one's site ... */
+          if (((const struct zi_entry *) (p + d * stride))->site != site0)
             continue;
+          /* ... starts the second row?  */
           unsigned check = d < 4 ? 4 : d, i;
           if (d + check > left)
             check = d;
-          for (i = 1; i < check; i++)
+          for (i = 0; i < check; i++)
             if (!same_key (p + (d + i) * stride, p + i * stride, contexts))
               break;
           if (i == check)
@@ -242,29 +251,36 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
               P = d;
               break;
             }
+          if (d >= 4)
+            break;    /* irregular: do not search on (short periods may be AABB) */
         }
+      const char *start = p;
       switch (P)
         {
-        case 0:
-          /* No period: some entries alone before looking again, more
-             after each failure.  */
-          for (unsigned i = 0; i < alone && p < end; i++, p += stride)
-            {
-              const struct zi_entry *e = (const struct zi_entry *) p;
-              struct zi_counters *c = lookup (t, &cache, e->site, contexts ? e->ctx : NULL);
-              struct acc a = { 0, 0, 0, 0 };
-              fold (&a, p, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
-              add_acc (c, &a, 1, is_float, wide);
-            }
-          if (alone < 512)
-            alone *= 2;
-          continue;
+        case 0: break;
         case 1: STRETCH (1); break;
         case 2: STRETCH (2); break;
         case 4: STRETCH (4); break;
         default: STRETCH (P); break;
         }
-      alone = 8;
+      if ((size_t) (p - start) >= 16 * stride)
+        {
+          alone = 8;
+          continue;
+        }
+      /* No period, or a short stretch (irregular code, a graph walk):
+         some entries alone before looking again, more after each such
+         failure, so that the search costs little where it does not pay.  */
+      for (unsigned i = 0; i < alone && p < end; i++, p += stride)
+        {
+          const struct zi_entry *e = (const struct zi_entry *) p;
+          struct zi_counters *c = lookup (t, &cache, e->site, contexts ? e->ctx : NULL);
+          struct acc a = { 0, 0, 0, 0 };
+          fold (&a, p, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
+          add_acc (c, &a, 1, is_float, wide);
+        }
+      if (alone < 512)
+        alone *= 2;
     }
 #undef STRETCH
 }
