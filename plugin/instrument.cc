@@ -18,15 +18,29 @@
    float is one element of its format; complex is two elements; a vector of
    K lanes is K elements of the lane type.
 
-   Emitted code per load of K elements of class T (emit_inline_append):
+   Emitted code (emit_inline_append).  Loads are grouped: within a basic
+   block, the loads of one class T with no call, inline asm or aggregate
+   store in between (anything that may append itself or move the cursor)
+   form one group of N <= 64 entries in all.  The group's first load
+   reserves room for all of them:
+
+       c  = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
+       if ((u64) c + S*N > (u64) e)          -- unlikely; S = entry size of T
+         c' = __zeroinst_refill (T, N);
+       slot = PHI <c, c'>
+
+   and every load of the group, the first included, then stores its K
+   elements at its fixed offset F (the entries of the loads before it)
+   and publishes the cursor past them:
 
        lo_i, hi_i, addr_i   = raw bits and address of lane i
-       c  = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
-       if ((u64) c + S*K > (u64) e)          -- unlikely; S = entry size of T
-         c' = __zeroinst_refill (T, K);
-       c'' = PHI <c, c'>
-       c''[i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
-       __zeroinst_buf[2T] = c'' + S*K;
+       slot[F+i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
+       __zeroinst_buf[2T] = slot + S*(F+K);
+
+   so a fatal signal between two loads of a group finds exactly the
+   entries of the loads performed.  A load that can throw (its append goes
+   on its fall-through edge), an atomic builtin or an aggregate copy is a
+   group of its own.
 
    node is the calling-context node of the function's activation
    (contexts.cc), or 0 with -fplugin-arg-zeroinst-no-contexts.
@@ -136,6 +150,10 @@ struct zi_load {
   enum zi_type type;
   unsigned lanes;
   unsigned access_bytes;
+  /* Inline mode: the loads of one group share one buffer-space check
+     (zi_instrument_function).  GROUP indexes the function's groups; FIRST
+     is the group's first entry taken by this load.  */
+  unsigned group, first;
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -387,49 +405,77 @@ zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree 
   return merged;
 }
 
+/* A group of loads sharing one buffer-space check: loads of one class in
+   one stretch of a basic block with no call in between.  */
+struct zi_group {
+  enum zi_type type;
+  unsigned entries;          /* entries of all its loads */
+  tree slot;                 /* the reserved cursor, once emitted */
+};
+
+/* At most this many entries per group: the runtime guarantees room for
+   this many after a refill (ZEROINST_BUFFER >= 64, and its scratch area
+   holds 64 wide entries).  */
+#define ZI_GROUP_MAX 64
+
 /* Inline mode: the append described in the file comment.  SEQ already
-   computes SITE_U64, CTX_U64 and LANES; it is inserted after GSI.  */
+   computes SITE_U64, CTX_U64 and LANES; it is inserted after GSI.  The
+   group's first load checks for room for all of G's entries; each load
+   then stores its entries at its fixed offset and publishes the cursor
+   past them (so a fatal signal in a later load of the group sees exactly
+   the entries of the loads performed).  */
 static void
 emit_inline_append (gimple_stmt_iterator *gsi, const struct zi_load *l, tree site_u64,
-                    tree ctx_u64, struct zi_lane *lanes, gimple_seq seq)
+                    tree ctx_u64, struct zi_lane *lanes, gimple_seq seq, struct zi_group *g)
 {
   unsigned k = l->lanes, size = zi_entry_bytes (l->type);
-  tree cur = make_ssa_name (zi_t.u64_ptr);
-  /* cur and end are read through volatile references (buf_slot).  */
-  gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
-  tree end = make_ssa_name (zi_t.u64_ptr);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
-  tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
-                            build_int_cst (zi_t.u64, k * size));
-  tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
-  gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
-
-  gcall *call = gimple_build_call (zi_t.refill_fn, 2,
-                                   build_int_cst (unsigned_type_node, l->type),
-                                   build_int_cst (unsigned_type_node, k));
   gimple_stmt_iterator join;
-  tree slot = zi_guarded_call (gsi, GT_EXPR, need, end_u64, call, cur, &join);
+  if (l->first == 0)
+    {
+      tree cur = make_ssa_name (zi_t.u64_ptr);
+      /* cur and end are read through volatile references (buf_slot).  */
+      gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
+      tree end = make_ssa_name (zi_t.u64_ptr);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
+      tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
+                                build_int_cst (zi_t.u64, g->entries * size));
+      tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
+      gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
+
+      gcall *call = gimple_build_call (zi_t.refill_fn, 2,
+                                       build_int_cst (unsigned_type_node, l->type),
+                                       build_int_cst (unsigned_type_node, g->entries));
+      g->slot = zi_guarded_call (gsi, GT_EXPR, need, end_u64, call, cur, &join);
+    }
+  else
+    {
+      gcc_assert (g->slot);
+      gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
+    }
 
   gimple_seq stores = NULL;
   for (unsigned i = 0; i < k; i++)
     {
-      unsigned base = i * size;
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base), site_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), ctx_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].addr));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 24), lanes[i].lo));
+      unsigned base = (l->first + i) * size;
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base), site_u64));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 8), ctx_u64));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 16), lanes[i].addr));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 24), lanes[i].lo));
       if (lanes[i].hi)
-        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 32), lanes[i].hi));
+        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 32), lanes[i].hi));
     }
-  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot,
-                            size_int (k * size));
+  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, g->slot,
+                            size_int ((l->first + k) * size));
   gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
-  gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
+  if (l->first == 0)
+    gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
+  else
+    gsi_insert_seq_after (gsi, stores, GSI_CONTINUE_LINKING);
 }
 
 /* Instrument the load L; NODE is the activation's context (or NULL).  */
 static void
-instrument_load (const struct zi_load *l, tree node)
+instrument_load (const struct zi_load *l, tree node, struct zi_group *g)
 {
   gimple_stmt_iterator gsi;
   if (!append_point (l->stmt, &gsi))
@@ -447,7 +493,25 @@ instrument_load (const struct zi_load *l, tree node)
     }
   tree site_u64 = gimple_convert (&seq, zi_t.u64, site);
   tree ctx_u64 = gimple_convert (&seq, zi_t.u64, ctx);
-  emit_inline_append (&gsi, l, site_u64, ctx_u64, lanes.address (), seq);
+  emit_inline_append (&gsi, l, site_u64, ctx_u64, lanes.address (), seq, g);
+}
+
+/* Can STMT (not a load we instrument) append to a buffer or move a cursor
+   when it runs?  Calls can (the callee may be instrumented, or a pure or
+   const function the optimizers did not expect to load); so can inline
+   assembly, and aggregate stores, which RTL may expand into a memset or
+   memcpy call that the program itself defines.  Internal functions expand
+   to instructions or libgcc calls and never run the program's code.  */
+static bool
+ends_group (gimple *stmt)
+{
+  if (is_gimple_call (stmt))
+    return !gimple_call_internal_p (stmt);
+  if (gimple_code (stmt) == GIMPLE_ASM)
+    return true;
+  if (gimple_assign_single_p (stmt) && !gimple_clobber_p (stmt))
+    return !is_gimple_reg_type (TREE_TYPE (gimple_assign_lhs (stmt)));
+  return false;
 }
 
 /* Entry point for one function: collect loads first (rewriting splits
@@ -461,15 +525,51 @@ zi_instrument_function (function *fun)
       refused = true;
       return 0;
     }
+  /* Loads in statement order, grouped: within a basic block, consecutive
+     loads of one class with no statement that ends a group (ends_group)
+     in between share one check, up to ZI_GROUP_MAX entries.  A load that
+     is not a plain assignment (atomic builtins), ends its block (can
+     throw: its append goes on the fall-through edge) or copies an
+     aggregate is a group of its own and ends the open groups.  */
   auto_vec<struct zi_load> loads;
+  auto_vec<struct zi_group> groups;
+  int open[ZI_NTYPES];
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
-      {
-        struct zi_load l;
-        if (describe_load (gsi_stmt (gsi), &l))
+    {
+      for (unsigned t = 0; t < ZI_NTYPES; t++)
+        open[t] = -1;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+        {
+          gimple *stmt = gsi_stmt (gsi);
+          struct zi_load l;
+          if (!describe_load (stmt, &l))
+            {
+              if (ends_group (stmt))
+                for (unsigned t = 0; t < ZI_NTYPES; t++)
+                  open[t] = -1;
+              continue;
+            }
+          bool alone = zi_opts.out_of_line || l.addr_arg || stmt_ends_bb_p (stmt)
+                       || (l.type == ZI_OTHER && !l.value);
+          int g = alone ? -1 : open[l.type];
+          if (g < 0 || groups[g].entries + l.lanes > ZI_GROUP_MAX)
+            {
+              struct zi_group ng = { l.type, 0, NULL_TREE };
+              g = groups.length ();
+              groups.safe_push (ng);
+            }
+          l.group = g;
+          l.first = groups[g].entries;
+          groups[g].entries += l.lanes;
           loads.safe_push (l);
-      }
+          if (alone)
+            for (unsigned t = 0; t < ZI_NTYPES; t++)
+              open[t] = -1;
+          else
+            open[l.type] = g;
+        }
+    }
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
   tree node = zi_enter_context (fun, !loads.is_empty ());
@@ -479,7 +579,7 @@ zi_instrument_function (function *fun)
   struct zi_stats stats = { 0, 0, 0 };
   for (unsigned i = 0; i < loads.length (); i++)
     {
-      instrument_load (&loads[i], node);
+      instrument_load (&loads[i], node, &groups[loads[i].group]);
       stats.loads++;
       stats.elements += loads[i].lanes;
       stats.other += loads[i].type == ZI_OTHER;

@@ -13,77 +13,264 @@
 #include <string.h>
 #include "runtime.h"
 
+/* Counters are updated with scalar read-modify-writes: GCC's SLP
+   vectorizer would pair adjacent fields into 16-byte loads that cannot be
+   forwarded from the scalar stores of the previous update (a stall per
+   entry on irregular code).  */
+#pragma GCC optimize ("no-tree-slp-vectorize")
+
 /* Entries are zi_entry (32 bytes) or, for the 128-bit classes,
    zi_entry_wide (48 bytes): STRIDE is the size, WIDE says which.  The
    context is ignored when ZEROINST_CONTEXTS=0.
 
-   Loads of several sites interleave in a buffer (a sparse matvec reads an
-   index, a value and a vector element per step), so counters are found
-   through a 2-way set-associative cache keyed by site and context before the
-   thread's hash table; the cache is dropped if the table grows (its cells
-   move).  */
+   Counters are found through a 2-way set-associative cache keyed by site
+   and context before the thread's hash table (lookup); the cache is
+   dropped if the table grows (its cells move).
+
+   Loads of several sites interleave in a buffer, but periodically: a loop
+   body appends the same sequence of (site, context) keys every iteration
+   (a sparse matvec: index, value, vector element; a vectorized loop: the
+   K lanes of each load).  So the buffer is cut into stretches of whole
+   rows of P entries (P = 1, 2, 4 or 8) in which entry i has the key of
+   entry i - P.  In a stretch the keys are checked and the values folded
+   into per-position accumulators in registers, and each position's
+   counters are updated once at the end of the stretch.  Entries outside
+   such stretches take the per-entry path.  */
 #define CACHE_SETS 128    /* unrolled loops interleave dozens of sites */
 struct cache_line {
   const struct zi_site *site;
   const void *ctx;
   struct zi_counters *c;
 };
+struct cache {
+  /* Two lines per set, the most recently used first: two (site, context)
+     pairs that hash to one set and alternate in a loop do not evict each
+     other.  */
+  struct cache_line set[CACHE_SETS][2];
+  size_t table_mask;       /* of the table the cached pointers point into */
+};
+
+static inline __attribute__ ((always_inline)) struct zi_counters *
+lookup (struct zi_thread *t, struct cache *cache, const struct zi_site *site, const void *ctx)
+{
+  _Static_assert (CACHE_SETS == 128, "the set is the top 7 bits of the hash");
+  uint64_t h = ((uint64_t) (uintptr_t) site ^ (uint64_t) (uintptr_t) ctx >> 3)
+               * 0x9e3779b97f4a7c15ull;
+  struct cache_line *set = cache->set[h >> 57];
+  if (__builtin_expect (set[0].site != site || set[0].ctx != ctx, 0))
+    {
+      struct cache_line older = set[0];
+      if (set[1].site == site && set[1].ctx == ctx)
+        set[0] = set[1];
+      else
+        {
+          struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (site), ctx);
+          if (t->counters.mask != cache->table_mask)
+            {
+              memset (cache->set, 0, sizeof cache->set);
+              cache->table_mask = t->counters.mask;
+              older.site = NULL;
+            }
+          set[0] = (struct cache_line) { site, ctx, c };
+        }
+      set[1] = older;
+    }
+  return set[0].c;
+}
+
+#define MAX_PERIOD 64
+/* Per-position accumulators of a stretch.  */
+struct acc {
+  uint64_t zero, red, or_lo, or_hi;
+};
+
+/* The per-element rule, into A.  */
+static inline __attribute__ ((always_inline)) void
+fold (struct acc *a, const char *p, int is_float, unsigned bytes, int wide, uint64_t hi_mask,
+      uint64_t sign_lo, uint64_t sign_hi)
+{
+  uint64_t lo = ((const struct zi_entry *) p)->lo;
+  uint64_t hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
+  if (is_float)
+    /* redundant bytes = zero elements * bytes: derived at report time */
+    a->zero += ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
+  else
+    {
+      unsigned red = zi_int_redundant (lo, hi, bytes);
+      a->red += red;
+      a->zero += red == bytes;
+    }
+  a->or_lo |= lo;
+  if (wide)
+    a->or_hi |= hi;
+}
+
+static inline __attribute__ ((always_inline)) void
+add_acc (struct zi_counters *c, const struct acc *a, uint64_t n, int is_float, int wide)
+{
+  c->elements += n;
+  c->zero_elements += a->zero;
+  if (!is_float)
+    c->redundant_bytes += a->red;
+  c->or_lo |= a->or_lo;
+  if (wide)
+    c->or_hi |= a->or_hi;
+}
+
+static inline __attribute__ ((always_inline)) int
+same_key (const char *p, const char *q, int contexts)
+{
+  const struct zi_entry *a = (const struct zi_entry *) p, *b = (const struct zi_entry *) q;
+  return (a->site == b->site) & (!contexts | (a->ctx == b->ctx));
+}
+
+/* Fold the stretch of rows of P entries from *PP whose keys repeat those
+   of the first row (which the caller checked against the second).  */
+static inline __attribute__ ((always_inline)) void
+stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *end,
+         const unsigned P, int contexts, int is_float, unsigned bytes, int wide,
+         uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+{
+  const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
+  const char *row0 = *pp, *p = row0;
+  struct acc acc[MAX_PERIOD];
+  for (unsigned j = 0; j < P; j++)
+    acc[j] = (struct acc) { 0, 0, 0, 0 };
+  uint64_t rows = 0;
+  /* The first row is the reference; every later row must match it.  */
+#pragma GCC unroll 4
+  for (unsigned j = 0; j < P; j++)
+    fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
+  rows++;
+  p += P * stride;
+  unsigned partial = 0;      /* entries of a last, incomplete row */
+  while ((size_t) (end - p) >= P * stride)
+    {
+      if (P <= 4)
+        {
+          /* Check the row, then fold it.  */
+          int ok = 1;
+#pragma GCC unroll 4
+          for (unsigned j = 0; j < P; j++)
+            ok &= same_key (p + j * stride, row0 + j * stride, contexts);
+          if (!ok)
+            break;
+#pragma GCC unroll 4
+          for (unsigned j = 0; j < P; j++)
+            fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
+        }
+      else
+        {
+          /* One pass: an entry of another key ends the stretch after
+             the entries before it in its row.  */
+          unsigned j;
+          for (j = 0; j < P; j++)
+            {
+              if (!same_key (p + j * stride, row0 + j * stride, contexts))
+                break;
+              fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
+            }
+          if (j < P)
+            {
+              partial = j;
+              p += j * stride;
+              break;
+            }
+        }
+      rows++;
+      p += P * stride;
+    }
+  /* Counters of each position; a lookup may grow the table and move the
+     cells found before it, so look them up again until none moved.  */
+  struct zi_counters *c[MAX_PERIOD];
+  size_t mask;
+  do
+    {
+      mask = t->counters.mask;
+#pragma GCC unroll 4
+      for (unsigned j = 0; j < P; j++)
+        {
+          const struct zi_entry *e = (const struct zi_entry *) (row0 + j * stride);
+          c[j] = lookup (t, cache, e->site, contexts ? e->ctx : NULL);
+        }
+    }
+  while (t->counters.mask != mask);
+#pragma GCC unroll 4
+  for (unsigned j = 0; j < P; j++)
+    add_acc (c[j], &acc[j], rows + (j < partial), is_float, wide);
+  *pp = p;
+}
 
 static inline __attribute__ ((always_inline)) void
 analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
               unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
-  /* Two lines per set, the most recently used first: two (site, context)
-     pairs that hash to one set and alternate in a loop do not evict each
-     other.  */
-  _Static_assert (CACHE_SETS == 128, "the set is the top 7 bits of the hash");
-  struct cache_line cache[CACHE_SETS][2];
-  memset (cache, 0, sizeof cache);
-  size_t table_mask = t->counters.mask;
+  struct cache cache;
+  memset (&cache, 0, sizeof cache);
+  cache.table_mask = t->counters.mask;
   const int contexts = zi_config.contexts;
-  for (; p < end; p += stride)
+#define STRETCH(P)                                                                  \
+  stretch (t, &cache, &p, end, P, contexts, is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
+  unsigned alone = 8;       /* entries taken alone after a failed search */
+  while (p < end)
     {
-      const struct zi_entry *e = (const struct zi_entry *) p;
-      const void *ctx = contexts ? e->ctx : NULL;
-      uint64_t h = ((uint64_t) (uintptr_t) e->site ^ (uint64_t) (uintptr_t) ctx >> 3)
-                   * 0x9e3779b97f4a7c15ull;
-      struct cache_line *set = cache[h >> 57];
-      if (__builtin_expect (set[0].site != e->site || set[0].ctx != ctx, 0))
+      /* The smallest period P whose first row repeats in the next
+         entries (at least 4 of them, so that the lanes of consecutive
+         vector loads, AABB..., are one stretch of P = 4 rather than many
+         of P = 1).  stretch checks the later rows.  */
+      size_t left = (size_t) (end - p) / stride;
+      unsigned P = 0;
+      const struct zi_site *site0 = ((const struct zi_entry *) p)->site;
+      for (unsigned d = 1; d <= MAX_PERIOD && 2 * d <= left; d++)
         {
-          struct cache_line older = set[0];
-          if (set[1].site == e->site && set[1].ctx == ctx)
-            set[0] = set[1];
-          else
+          /* The next entry of the first one's site ... */
+          if (((const struct zi_entry *) (p + d * stride))->site != site0)
+            continue;
+          /* ... starts the second row?  */
+          unsigned check = d < 4 ? 4 : d, i;
+          if (d + check > left)
+            check = d;
+          for (i = 0; i < check; i++)
+            if (!same_key (p + (d + i) * stride, p + i * stride, contexts))
+              break;
+          if (i == check)
             {
-              struct zi_counters *c = zi_table_get (&t->counters, zi_site_slot (e->site), ctx);
-              if (t->counters.mask != table_mask)
-                {
-                  memset (cache, 0, sizeof cache);
-                  table_mask = t->counters.mask;
-                  older.site = NULL;
-                }
-              set[0] = (struct cache_line) { e->site, ctx, c };
+              P = d;
+              break;
             }
-          set[1] = older;
+          if (d >= 4)
+            break;    /* irregular: do not search on (short periods may be AABB) */
         }
-      struct cache_line *line = &set[0];
-      struct zi_counters *c = line->c;
-      uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
-      c->elements++;
-      if (is_float)
-        /* redundant bytes = zero elements * bytes: derived when the loop ends */
-        c->zero_elements += ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
-      else
+      const char *start = p;
+      switch (P)
         {
-          unsigned red = zi_int_redundant (lo, hi, bytes);
-          c->redundant_bytes += red;
-          c->zero_elements += red == bytes;
+        case 0: break;
+        case 1: STRETCH (1); break;
+        case 2: STRETCH (2); break;
+        case 4: STRETCH (4); break;
+        default: STRETCH (P); break;
         }
-      c->or_lo |= lo;
-      if (wide)
-        c->or_hi |= hi;
+      if ((size_t) (p - start) >= 16 * stride)
+        {
+          alone = 8;
+          continue;
+        }
+      /* No period, or a short stretch (irregular code, a graph walk):
+         some entries alone before looking again, more after each such
+         failure, so that the search costs little where it does not pay.  */
+      for (unsigned i = 0; i < alone && p < end; i++, p += stride)
+        {
+          const struct zi_entry *e = (const struct zi_entry *) p;
+          struct zi_counters *c = lookup (t, &cache, e->site, contexts ? e->ctx : NULL);
+          struct acc a = { 0, 0, 0, 0 };
+          fold (&a, p, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
+          add_acc (c, &a, 1, is_float, wide);
+        }
+      if (alone < 512)
+        alone *= 2;
     }
+#undef STRETCH
 }
 
 #define ANALYZER(NAME, CLASS, ...)                                       \

@@ -96,7 +96,7 @@ run_batch (long b, double *buf, struct batch_result *res)
 int
 main (int argc, char **argv)
 {
-  long nbatch = problem_size (argc, argv, 32, 1536);
+  long nbatch = problem_size (argc, argv, 32, 1024);
   if (nbatch > (1L << 24))
     {
       fprintf (stderr, "ep: at most 2^24 batches\n");

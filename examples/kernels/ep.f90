@@ -109,7 +109,7 @@ program ep
   real(dp), allocatable :: q(:, :), sx(:), sy(:)
   real(dp) :: qt(0:nq - 1), tx, ty
 
-  nbatch = problem_size(32, 1152)
+  nbatch = problem_size(32, 512)
   if (nbatch > 16383) then
     write (0, '(a)') 'ep: at most 16383 batches (the generator''s period)'
     stop 2

@@ -71,7 +71,7 @@ uniform (uint64_t key)
 int
 main (int argc, char **argv)
 {
-  long n = problem_size (argc, argv, 20000, 300000);
+  long n = problem_size (argc, argv, 20000, 220000);
   if (n < K * NBLK || n > (1L << 26))
     {
       fprintf (stderr, "kmeans: n must be in [%d, 2^26]\n", K * NBLK);

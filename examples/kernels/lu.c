@@ -60,7 +60,7 @@ mix64 (uint64_t z)
 int
 main (int argc, char **argv)
 {
-  long n = problem_size (argc, argv, 560, 1700);
+  long n = problem_size (argc, argv, 560, 2000);
   if (n < 16 || n > 20000)
     {
       fprintf (stderr, "lu: n must be in [16, 20000]\n");

@@ -21,7 +21,7 @@
 ! - a(k, j) is 0.0 for all but ~g of the columns j > k, and a(k+1:n, k)
 !   is 0.0 below row k + g: most multiplier loads are zero elements;
 ! - a(i, j) loaded by the update is 0.0 outside the band: for the default
-!   g = 40 the band (2g+1 = 81 diagonals, n = 1600) is about 5% of the
+!   g = 44 the band (2g+1 = 89 diagonals, n = 1936) is under 5% of the
 !   matrix, so nearly all floating-point bytes loaded are zero -- the case
 !   for a banded or sparse solver;
 ! - the pivot search scans a mostly zero column.
@@ -76,7 +76,7 @@ program lu
   real(dp), allocatable :: a(:, :), b(:), x(:), row(:)
   real(dp) :: t, logdet, err
 
-  g = problem_size(24, 40)
+  g = problem_size(24, 44)
   if (g < 2 .or. g > 200) then
     write (0, '(a)') 'lu: g must be in [2, 200]'
     stop 2
