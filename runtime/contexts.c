@@ -21,8 +21,15 @@
 
    Recursion: a node whose (function, return address) equals an ancestor's
    is that ancestor, so direct and mutual recursion through the same call
-   sites fold into one path and memory is bounded by the number of distinct
-   call sites per path.  Paths with more than ZEROINST_MAX_DEPTH (default
+   sites fold into one path.  A recursive call through another call site
+   gets a node of its own only at the first level of recursion: below an
+   activation of the function that is already recursive (one more
+   activation of it is above), it continues in that activation.  Without
+   this a function with k recursive call sites (GCC's partial inlining of
+   a recursive tree walk makes several) would get a node per sequence of
+   distinct sites, up to k! of them; with it a path holds at most two
+   activations of a function per call site into it, and every path is
+   still a real chain of calls.  Paths with more than ZEROINST_MAX_DEPTH (default
    256) instrumented activations fold into the activation at that depth:
    everything called from it is counted there, and reports show the
    elided frames as "...".
@@ -178,10 +185,23 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
   struct zi_link **l = find_link (cct, parent, fn, ra);
   if (l)
     return (*l)->target;
-  struct zi_node *target = NULL;
+  /* Recursion: the ancestor with the same key, else the nearest activation
+     of FN if it is itself recursive (another activation of FN is above
+     it).  */
+  struct zi_node *target = NULL, *nearest = NULL;
+  int more_above = 0;
   for (struct zi_node *a = parent; a && !target; a = a->parent)
-    if (a->pub.fn == fn && a->pub.ra == ra && (a->flags & ZI_NODE_FOREIGN) == flags)
-      target = a;
+    if (a->pub.fn == fn && (a->flags & ZI_NODE_FOREIGN) == flags)
+      {
+        if (a->pub.ra == ra)
+          target = a;
+        else if (!nearest)
+          nearest = a;
+        else
+          more_above = 1;
+      }
+  if (!target && fn && more_above)
+    target = nearest;
   if (!target)
     {
       target = calloc (1, sizeof *target);

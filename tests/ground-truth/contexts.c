@@ -3,7 +3,7 @@
    mark the lines).  -g gives the lines of call sites.
    zeroinst-flags: -O1 -g -pthread
    zeroinst-plugin-args: exclude=spawn
-   expect-total: int.elements=37 int.redundant_bytes=182 int.zero_elements=0 */
+   expect-total: int.elements=42 int.redundant_bytes=217 int.zero_elements=0 */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -45,6 +45,35 @@ rec (int n)
 }
 // expect@rec_load: path=rec@rec_load,main@main_rec elements=1 redundant_bytes=7
 // expect@rec_load: path=rec@rec_load,rec@rec_call,main@main_rec elements=4 redundant_bytes=28
+
+/* Recursion through two call sites: rec2 (5) calls itself at odd_call for
+   odd n and at even_call for even n, and loads vals[5..1].  The first
+   activation (from main) loads vals[5]; the first recursive one (n = 4,
+   from odd_call) gets a node of its own; deeper activations continue in
+   that node whichever site they come through (otherwise n = 3 and n = 1
+   would get an even_call node below it, and with k sites up to k! nodes
+   would appear).  */
+__attribute__ ((noinline, noclone)) int64_t
+rec2 (int n)
+{
+  if (n == 0)
+    return 0;
+  int64_t r;
+  if (n & 1)
+    {
+      sink = 1;
+      r = rec2 (n - 1);  // [[odd_call]]
+    }
+  else
+    {
+      sink = 2;
+      r = rec2 (n - 1);  // [[even_call]]
+    }
+  sink = r;
+  return vals[n] + r;  // [[rec2_load]]
+}
+// expect@rec2_load: path=rec2@rec2_load,main@main_rec2 elements=1 redundant_bytes=7
+// expect@rec2_load: path=rec2@rec2_load,rec2@odd_call,main@main_rec2 elements=4 redundant_bytes=28
 
 /* A frame GCC inlined is a frame of its own, marked inlined, with the
    line it was inlined from: small[3] = 1, 7 redundant bytes.  */
@@ -109,6 +138,7 @@ main (void)
   printf ("%lld\n", (long long) via_small ());  // [[main_small]]
   printf ("%lld\n", (long long) via_big ());  // [[main_big]]
   printf ("%lld\n", (long long) rec (5));  // [[main_rec]]
+  printf ("%lld\n", (long long) rec2 (5));  // [[main_rec2]]
   printf ("%lld\n", (long long) use_inline (3));  // [[main_inl]]
   qsort (keys, 4, sizeof keys[0], cmp);  // [[main_qsort]]
   spawn ();
