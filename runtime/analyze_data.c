@@ -17,6 +17,11 @@
 #include <string.h>
 #include "runtime.h"
 
+/* Scalar counter updates, as in analyze.c: SLP-vectorized pairs of
+   counters are 16-byte loads that stall behind the previous element's
+   scalar stores.  */
+#pragma GCC optimize ("no-tree-slp-vectorize")
+
 /* Bit 8k set iff byte k of V is non-zero.  */
 static inline uint64_t
 nonzero_bytes (uint64_t v)
