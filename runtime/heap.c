@@ -1,10 +1,14 @@
 /* heap.c - live heap blocks and their allocation groups.
 
    Every block allocated while data-centric analysis is on is a
-   struct zi_object in a treap (a binary search tree kept balanced by
-   random priorities) ordered by address: finding the block holding an
-   address, inserting and removing are O(log n) in the number of live
-   blocks, and memory is one node per block.
+   struct zi_object.  Small blocks (at most SMALL_MAX bytes: most blocks of
+   allocation-heavy programs, list and tree nodes) are in a hash table by
+   256-byte chunk: a block spans one or two chunks and is chained in the
+   bucket of each (through its left and right links), so finding, adding
+   and removing one costs a bucket's few entries.  Larger blocks are in a
+   treap (a binary search tree kept balanced by random priorities) ordered
+   by address: O(log n) in the number of large blocks.  Memory is one node
+   per block either way.
 
    A block's group is its allocation path: the calling-context node of an
    "allocation" made under the current context at the allocator's return
@@ -22,8 +26,147 @@
 #include <string.h>
 #include "runtime.h"
 
-static struct zi_object *root;
+static struct zi_object *root;   /* treap of large blocks */
 static uint32_t seed = 2463534242u;
+
+/* The small-block table: buckets of chains by chunk.  A block is in the
+   chain of its first chunk's bucket through LEFT and, if its last chunk
+   hashes to another bucket, in that one's through RIGHT.  */
+#define SMALL_MAX 256
+#define CHUNK_SHIFT 8
+_Static_assert (SMALL_MAX <= 1 << CHUNK_SHIFT, "a small block spans at most two chunks");
+static struct zi_object **small;
+static size_t small_mask, nsmall;
+
+static int
+is_small (size_t size)
+{
+  return size <= SMALL_MAX;
+}
+
+static size_t
+chunk_bucket (uintptr_t addr)
+{
+  uint64_t h = (uint64_t) (addr >> CHUNK_SHIFT) * 0x9e3779b97f4a7c15ull;
+  return (size_t) (h ^ (h >> 31)) & small_mask;
+}
+
+/* The buckets of O's first and last chunks (*B1 == *B0 if one suffices).  */
+static void
+buckets_of (const struct zi_object *o, size_t *b0, size_t *b1)
+{
+  *b0 = chunk_bucket (o->base);
+  *b1 = chunk_bucket (o->base + (o->size ? o->size - 1 : 0));
+}
+
+/* The link that follows O in the chain of bucket B.  */
+static struct zi_object **
+next_in (struct zi_object *o, size_t b)
+{
+  return chunk_bucket (o->base) == b ? &o->left : &o->right;
+}
+
+static void
+small_link (struct zi_object *o)
+{
+  size_t b0, b1;
+  buckets_of (o, &b0, &b1);
+  o->left = small[b0];
+  small[b0] = o;
+  o->right = NULL;
+  if (b1 != b0)
+    {
+      o->right = small[b1];
+      small[b1] = o;
+    }
+}
+
+static void
+small_unlink_from (struct zi_object *o, size_t b)
+{
+  for (struct zi_object **l = &small[b]; *l; l = next_in (*l, b))
+    if (*l == o)
+      {
+        *l = *next_in (o, b);
+        return;
+      }
+}
+
+static void
+small_unlink (struct zi_object *o)
+{
+  size_t b0, b1;
+  buckets_of (o, &b0, &b1);
+  small_unlink_from (o, b0);
+  if (b1 != b0)
+    small_unlink_from (o, b1);
+  nsmall--;
+}
+
+/* Add small block O, growing the table to keep chains short.  Returns 0
+   if memory ran out (O is not added).  */
+static int
+small_insert (struct zi_object *o)
+{
+  if (nsmall + 1 > (small ? small_mask + 1 : 0))
+    {
+      size_t n = small ? 2 * (small_mask + 1) : 4096;
+      struct zi_object **b = calloc (n, sizeof *b);
+      struct zi_object **all = nsmall ? malloc (nsmall * sizeof *all) : NULL;
+      if (!b || (nsmall && !all))
+        {
+          free (b);
+          free (all);
+          return 0;
+        }
+      /* Gather every block once (from its first chunk's bucket) before
+         relinking overwrites the links.  */
+      size_t k = 0;
+      for (size_t i = 0; small && i <= small_mask; i++)
+        for (struct zi_object *x = small[i]; x;)
+          {
+            int first = chunk_bucket (x->base) == i;
+            if (first)
+              all[k++] = x;
+            x = first ? x->left : x->right;
+          }
+      free (small);
+      small = b;
+      small_mask = n - 1;
+      for (size_t j = 0; j < k; j++)
+        small_link (all[j]);
+      free (all);
+    }
+  small_link (o);
+  nsmall++;
+  return 1;
+}
+
+/* The small block holding ADDR, or NULL.  */
+static struct zi_object *
+small_at (uintptr_t addr)
+{
+  if (!small)
+    return NULL;
+  size_t b = chunk_bucket (addr);
+  for (struct zi_object *o = small[b]; o; o = *next_in (o, b))
+    if (addr - o->base < o->size)
+      return o;
+  return NULL;
+}
+
+/* The small block starting at BASE, or NULL.  */
+static struct zi_object *
+small_starting_at (uintptr_t base)
+{
+  if (!small)
+    return NULL;
+  size_t b = chunk_bucket (base);
+  for (struct zi_object *o = small[b]; o; o = *next_in (o, b))
+    if (o->base == base)
+      return o;
+  return NULL;
+}
 
 /* Groups by allocation node.  */
 static struct zi_group **buckets;
@@ -142,7 +285,10 @@ ceil_node (uintptr_t addr)
 struct zi_object *
 zi_heap_at (uintptr_t addr)
 {
-  struct zi_object *o = floor_node (addr);
+  struct zi_object *o = small_at (addr);
+  if (o)
+    return o;
+  o = floor_node (addr);
   return o && addr - o->base < o->size ? o : NULL;
 }
 
@@ -153,22 +299,64 @@ remove_object (struct zi_object *o)
   root = erase (root, o->base, &out);
 }
 
-/* Blocks in the tree that overlap [BASE, BASE+SIZE) are stale: bury them.  */
+static void
+bury (struct zi_object *o)
+{
+  zi_object_bury (o);
+  free (o);
+}
+
+/* Bury the small blocks in bucket B that overlap [BASE, END).  */
+static void
+drop_small_in (size_t b, uintptr_t base, uintptr_t end)
+{
+  struct zi_object **l = &small[b];
+  while (*l)
+    {
+      struct zi_object *o = *l;
+      if (o->base < end && base < o->base + (o->size ? o->size : 1))
+        {
+          small_unlink (o);     /* may change *l: look at the bucket again */
+          bury (o);
+          l = &small[b];
+        }
+      else
+        l = next_in (o, b);
+    }
+}
+
+/* Small blocks that overlap [BASE, BASE+SIZE): through the buckets of the
+   range's chunks, or of all buckets if there are fewer.  */
+static void
+drop_small_overlaps (uintptr_t base, size_t size)
+{
+  if (!nsmall)
+    return;
+  uintptr_t end = base + (size ? size : 1);
+  uintptr_t first = base >> CHUNK_SHIFT, last = (end - 1) >> CHUNK_SHIFT;
+  if (last - first < small_mask)
+    for (uintptr_t c = first; c <= last; c++)
+      drop_small_in (chunk_bucket (c << CHUNK_SHIFT), base, end);
+  else
+    for (size_t b = 0; b <= small_mask; b++)
+      drop_small_in (b, base, end);
+}
+
+/* Blocks that overlap [BASE, BASE+SIZE) are stale: bury them.  */
 static void
 drop_overlaps (uintptr_t base, size_t size)
 {
+  drop_small_overlaps (base, size);
   struct zi_object *o = floor_node (base);
   if (o && (o->base == base || base - o->base < o->size))
     {
       remove_object (o);
-      zi_object_bury (o);
-      free (o);
+      bury (o);
     }
   while ((o = ceil_node (base)) && o->base < base + (size ? size : 1))
     {
       remove_object (o);
-      zi_object_bury (o);
-      free (o);
+      bury (o);
     }
 }
 
@@ -219,6 +407,32 @@ group_for (const struct zi_node *node, const char *allocator)
   return g;
 }
 
+/* Add O to the small table or the tree (write lock held); 0 if memory ran
+   out.  */
+static int
+add (struct zi_object *o)
+{
+  if (is_small (o->size))
+    return small_insert (o);
+  o->left = o->right = NULL;
+  root = insert (root, o);
+  return 1;
+}
+
+/* Remove the block starting at BASE (write lock held); it, or NULL.  */
+static struct zi_object *
+take (uintptr_t base)
+{
+  struct zi_object *o = small_starting_at (base);
+  if (o)
+    {
+      small_unlink (o);
+      return o;
+    }
+  root = erase (root, base, &o);
+  return o;
+}
+
 /* A new block P of SIZE bytes, allocated by ALLOCATOR called from RA.  */
 void
 zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
@@ -239,9 +453,14 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
       free (o);
       return;
     }
-  o->group->allocations++;
   drop_overlaps (o->base, size);
-  root = insert (root, o);
+  if (!add (o))
+    {
+      pthread_rwlock_unlock (&zi_objects_lock);
+      free (o);
+      return;
+    }
+  o->group->allocations++;
   pthread_rwlock_unlock (&zi_objects_lock);
 }
 
@@ -249,9 +468,8 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
 void
 zi_heap_untrack (void *p)
 {
-  struct zi_object *o = NULL;
   pthread_rwlock_wrlock (&zi_objects_lock);
-  root = erase (root, (uintptr_t) p, &o);
+  struct zi_object *o = take ((uintptr_t) p);
   if (o)
     zi_object_bury (o);
   pthread_rwlock_unlock (&zi_objects_lock);
@@ -289,9 +507,8 @@ resized_map (const uint64_t *bits, size_t old_size, unsigned old_shift, size_t n
 void
 zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator)
 {
-  struct zi_object *o = NULL;
   pthread_rwlock_wrlock (&zi_objects_lock);
-  root = erase (root, (uintptr_t) old, &o);
+  struct zi_object *o = take ((uintptr_t) old);
   if (o)
     {
       unsigned shift = zi_map_shift (size);
@@ -305,7 +522,11 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
       o->size = size;
       o->shift = shift;
       drop_overlaps (o->base, size);
-      root = insert (root, o);
+      if (!add (o))
+        {
+          bury (o);
+          o = NULL;
+        }
     }
   pthread_rwlock_unlock (&zi_objects_lock);
   if (!o)
@@ -327,4 +548,8 @@ void
 zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg)
 {
   each (root, fn, arg);
+  for (size_t b = 0; small && b <= small_mask; b++)
+    for (struct zi_object *o = small[b]; o; o = *next_in (o, b))
+      if (chunk_bucket (o->base) == b)
+        fn (o, arg);
 }
