@@ -408,7 +408,8 @@ group_for (const struct zi_node *node, const char *allocator)
 }
 
 /* Add O to the small table or the tree (write lock held); 0 if memory ran
-   out.  */
+   out.  Its links are set afresh: a block re-added after realloc still has
+   the old ones (kept, they made a cycle in the tree).  */
 static int
 add (struct zi_object *o)
 {

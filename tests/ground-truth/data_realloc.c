@@ -1,0 +1,81 @@
+/* Data-centric analysis of many live blocks resized by realloc: 64 blocks
+   of 1 KiB grown to 4 KiB (large blocks, in the block tree) and 32 blocks
+   of 16 bytes grown to 2 KiB (small blocks, in the chunk table, that
+   become large), all live at once and interleaved, so the blocks that
+   move have neighbours in both structures.  Each object keeps its group
+   and its allocator (malloc) across realloc; its size is the final one.
+   (A block re-inserted with its old tree links once made a cycle in the
+   tree: the next allocation never returned.)
+   zeroinst-flags: -O1 -g
+   zeroinst-env: ZEROINST_MODE=code,data
+   expect-data-records: 5
+   (the two groups, and the statics bigs, smalls and zero)
+
+   big block i (0..63): its first 8 int32 are i and are read: block 0 has
+   8 zero elements (32 redundant, always-zero bytes), blocks 1..63 have
+   3 zero high bytes per element (63 * 8 * 3 = 1512): 512 elements, 2048
+   bytes, 1544 redundant, 8 zero; never loaded 64 * (4096 - 32).
+   small block i (0..31): its 4 int32 are 0x101 * (i + 1) (both low bytes
+   non-zero, 2 redundant): 128 elements, 512 bytes, 256 redundant;
+   never loaded 32 * (2048 - 16).
+   expect-data: heap@alloc_big int path=main@alloc_big allocations=64 size=262144 elements=512 bytes=2048 redundant_bytes=1544 zero_elements=8 never_loaded_bytes=260096 always_zero_bytes=1544 map=1x3z1x3z1x3z1x3z1x3z1x3z1x3z1x3z4064n allocator=malloc
+   expect-data: heap@alloc_small int path=main@alloc_small allocations=32 size=65536 elements=128 bytes=512 redundant_bytes=256 zero_elements=0 never_loaded_bytes=65024 always_zero_bytes=256 map=2x2z2x2z2x2z2x2z2032n allocator=malloc
+   expect-data: heap@realloc_big int absent
+   expect-data: heap@realloc_small int absent
+   expect-data-total: heap.int.elements=640 heap.int.bytes=2560 heap.int.redundant_bytes=1800 heap.int.zero_elements=8
+   expect-data-total: heap.float.elements=0 unknown.int.elements=0
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int32_t *bigs[64], *smalls[32];
+volatile int32_t zero;
+
+__attribute__ ((noinline)) int64_t
+sum32 (const int32_t *p, int n)
+{
+  int64_t s = 0;
+  for (int i = 0; i < n; i++)
+    s += p[i];
+  return s;
+}
+
+int
+main (void)
+{
+  int32_t z = zero;
+  for (int i = 0; i < 64; i++)
+    {
+      bigs[i] = malloc (1024);  // [[alloc_big]]
+      for (int j = 0; j < 8; j++)
+        bigs[i][j] = i + z;
+      if (i % 2 == 0)
+        {
+          int32_t *q = malloc (16);  // [[alloc_small]]
+          for (int j = 0; j < 4; j++)
+            q[j] = 0x101 * (i / 2 + 1) + z;
+          smalls[i / 2] = q;
+        }
+    }
+  /* Grow them in an order that is neither the allocation order nor
+     address order.  */
+  for (int k = 0; k < 64; k++)
+    {
+      int i = (k * 37) % 64;
+      bigs[i] = realloc (bigs[i], 4096);  // [[realloc_big]]
+      if (i % 2 == 0)
+        smalls[i / 2] = realloc (smalls[i / 2], 2048);  // [[realloc_small]]
+    }
+  int64_t s = 0;
+  for (int i = 0; i < 64; i++)
+    s += sum32 (bigs[i], 8);
+  for (int i = 0; i < 32; i++)
+    s += sum32 (smalls[i], 4);
+  for (int i = 0; i < 64; i++)
+    free (bigs[i]);
+  for (int i = 0; i < 32; i++)
+    free (smalls[i]);
+  printf ("%lld\n", (long long) s);
+  return 0;
+}
