@@ -2,10 +2,10 @@
    time, with libdw.  Each distinct address is symbolized once.
 
    For a return address RA the call instruction is at RA-1.  Its line comes
-   from the line table; the DWARF scopes containing it give the functions
-   GCC inlined there (DW_TAG_inlined_subroutine, innermost first, each
-   called from DW_AT_call_file:DW_AT_call_line of the next), ending with the
-   real function (DW_TAG_subprogram).  Without debug information the ELF
+   from the line table; the DWARF scopes containing it (scopes.c) give the
+   functions GCC inlined there (DW_TAG_inlined_subroutine, innermost first,
+   each called from DW_AT_call_file:DW_AT_call_line of the next), ending
+   with the real function (DW_TAG_subprogram), which names the frame.  Without debug information the ELF
    symbol table still names the function; file and line are then "" and 0.
    Built without libdw (ZEROINST_HAVE_UNWIND unset), names come from dladdr
    (dynamic symbols only) and there are no lines.
@@ -21,6 +21,9 @@
 #if ZEROINST_HAVE_UNWIND
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
+/* scopes.c */
+int zi_scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes) ZI_HIDDEN;
+void zi_scopes_reset (void) ZI_HIDDEN;
 #endif
 
 #if ZEROINST_HAVE_UNWIND
@@ -51,6 +54,7 @@ session (void)
     return dwfl;
   if (dwfl)
     dwfl_end (dwfl);
+  zi_scopes_reset ();
   dwfl = dwfl_begin (&callbacks);
   if (dwfl)
     {
@@ -76,6 +80,7 @@ zi_symbols_reset (void)
   if (dwfl)
     dwfl_end (dwfl);
   dwfl = NULL;
+  zi_scopes_reset ();
 #endif
 }
 
@@ -181,9 +186,12 @@ symbolize (uintptr_t ra, int full, size_t *n_out)
   Dwarf_Addr pc = ra - 1;
   Dwfl *d = session ();
   Dwfl_Module *mod = d ? dwfl_addrmodule (d, pc) : NULL;
-  const char *symname = mod ? dwfl_module_addrname (mod, pc) : NULL;
+  /* The ELF symbol's name costs a search of the symbol table (seconds
+     for a few thousand addresses in a large program): with DWARF the
+     function's DIE names it.  */
   if (!full)
     {
+      const char *symname = mod ? dwfl_module_addrname (mod, pc) : NULL;
       push (&f, &n, &cap, symname ? symname : "??", "", 0, 0);
       *n_out = n;
       return f;
@@ -196,7 +204,9 @@ symbolize (uintptr_t ra, int full, size_t *n_out)
   Dwarf_Addr bias = 0;
   Dwarf_Die *cu = mod ? dwfl_module_addrdie (mod, pc, &bias) : NULL;
   Dwarf_Die *scopes = NULL;
-  int nscopes = cu ? dwarf_getscopes (cu, pc - bias, &scopes) : 0;
+  int nscopes = cu ? zi_scopes_at (cu, pc - bias, &scopes) : 0;
+  if (nscopes < 0)
+    nscopes = dwarf_getscopes (cu, pc - bias, &scopes);
   Dwarf_Files *files = NULL;
   size_t nfiles = 0;
   if (cu)
@@ -216,13 +226,19 @@ symbolize (uintptr_t ra, int full, size_t *n_out)
         }
       else if (tag == DW_TAG_subprogram)
         {
-          push (&f, &n, &cap, symname ? symname : die_name (&scopes[i]), file, (unsigned) line, 0);
+          const char *name = die_name (&scopes[i]);
+          if (!name && mod)
+            name = dwfl_module_addrname (mod, pc);
+          push (&f, &n, &cap, name ? name : "??", file, (unsigned) line, 0);
           break;
         }
     }
   free (scopes);
   if (n == 0 || f[n - 1].inlined)
-    push (&f, &n, &cap, symname ? symname : "??", file, (unsigned) line, 0);
+    {
+      const char *symname = mod ? dwfl_module_addrname (mod, pc) : NULL;
+      push (&f, &n, &cap, symname ? symname : "??", file, (unsigned) line, 0);
+    }
   *n_out = n;
   return f;
 #endif

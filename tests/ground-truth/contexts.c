@@ -3,7 +3,7 @@
    mark the lines).  -g gives the lines of call sites.
    zeroinst-flags: -O1 -g -pthread
    zeroinst-plugin-args: exclude=spawn
-   expect-total: int.elements=42 int.redundant_bytes=217 int.zero_elements=0 */
+   expect-total: int.elements=43 int.redundant_bytes=224 int.zero_elements=0 */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -81,6 +81,13 @@ static inline int64_t get_elem (const int64_t *p, int i) { return p[i]; }  // [[
 __attribute__ ((noinline)) int64_t use_inline (int i) { return get_elem (small, i); }  // [[inl_call]]
 // expect@inl_load: path=get_elem@inl_load(inlined),use_inline@inl_call,main@main_inl elements=1 redundant_bytes=7 function=get_elem
 
+/* Two levels of inlining: every inlined frame is in the path, each with
+   the line its caller called it from (small[3] = 1, 7 redundant bytes).  */
+static inline int64_t get2 (const int64_t *p, int i) { return p[i]; }  // [[inl2_load]]
+static inline int64_t mid2 (const int64_t *p, int i) { return get2 (p, i + 1); }  // [[inl2_mid]]
+__attribute__ ((noinline)) int64_t use_inline2 (int i) { return mid2 (small, i); }  // [[inl2_call]]
+// expect@inl2_load: path=get2@inl2_load(inlined),mid2@inl2_mid(inlined),use_inline2@inl2_call,main@main_inl2 elements=1 redundant_bytes=7 function=get2
+
 /* A comparator called back by qsort (glibc 2.36's merge sort: sorting
    1,2,3,4 compares 1-2, 3-4, 1-3, 2-3: 4 calls, 8 int32 loads, 3 redundant
    bytes each), with libc's frames between it and main (qsort tail-calls
@@ -140,6 +147,7 @@ main (void)
   printf ("%lld\n", (long long) rec (5));  // [[main_rec]]
   printf ("%lld\n", (long long) rec2 (5));  // [[main_rec2]]
   printf ("%lld\n", (long long) use_inline (3));  // [[main_inl]]
+  printf ("%lld\n", (long long) use_inline2 (2));  // [[main_inl2]]
   qsort (keys, 4, sizeof keys[0], cmp);  // [[main_qsort]]
   spawn ();
   printf ("%lld\n", (long long) setter ());  // [[main_setter]]
