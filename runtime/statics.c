@@ -45,6 +45,15 @@ static size_t ntable;
 static struct module *modules;
 static size_t nmodules;
 static unsigned long long seen_adds, seen_subs;
+/* The address range of each module's symbols, with their part of the
+   sorted table: most loads that reach zi_static_at are to the heap, which
+   a look at these few ranges rules out without a search.  */
+struct span {
+  uintptr_t lo, hi;
+  size_t first, end;         /* table[first .. end) */
+};
+static struct span *spans;
+static size_t nspans;
 
 struct static_object {
   struct zi_object o;
@@ -142,6 +151,34 @@ sort_table (void)
       table[out++] = table[i];
     }
   ntable = out;
+}
+
+/* Recompute the spans of the sorted table (write lock held).  Modules do
+   not interleave, so each module's symbols are one run of the table.  */
+static void
+make_spans (void)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < ntable; i++)
+    if (!i || table[i].module != table[i - 1].module)
+      n++;
+  struct span *sp = n ? realloc (spans, n * sizeof *sp) : spans;
+  if (n && !sp)
+    {
+      nspans = 0;              /* no spans: every lookup searches the table */
+      return;
+    }
+  spans = sp;
+  nspans = 0;
+  for (size_t i = 0; i < ntable; i++)
+    {
+      if (!i || table[i].module != table[i - 1].module)
+        spans[nspans++] = (struct span) { table[i].base, 0, i, i };
+      struct span *last = &spans[nspans - 1];
+      if (table[i].base + table[i].size > last->hi)
+        last->hi = table[i].base + table[i].size;
+      last->end = i + 1;
+    }
 }
 
 struct scan_state {
@@ -245,6 +282,7 @@ zi_statics_refresh (void)
           modules[i].bias = (uintptr_t) -1;   /* never matches again */
       if (s.changed)
         sort_table ();
+      make_spans ();
       __atomic_store_n (&seen_adds, s.adds, __ATOMIC_RELEASE);
       __atomic_store_n (&seen_subs, s.subs, __ATOMIC_RELEASE);
     }
@@ -257,6 +295,16 @@ struct zi_object *
 zi_static_at (uintptr_t addr)
 {
   size_t lo = 0, hi = ntable;
+  if (nspans || !ntable)
+    {
+      size_t k = 0;
+      while (k < nspans && addr - spans[k].lo >= spans[k].hi - spans[k].lo)
+        k++;
+      if (k == nspans)
+        return NULL;
+      lo = spans[k].first;
+      hi = spans[k].end;
+    }
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
