@@ -69,10 +69,7 @@ zi_source_function_name (tree fndecl, unsigned *flags)
 {
   const char *name = lang_hooks.decl_printable_name (fndecl, 1);
   char *copy = xstrdup (name ? name : "?");
-  static const char *const suffixes[] = {
-    "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
-    ".clone", ".specialized", ".simdclone", NULL
-  };
+  static const char *const suffixes[] = { ZI_CLONE_SUFFIXES, NULL };
   if (flags)
     *flags = 0;
   for (int i = 0; suffixes[i]; i++)

@@ -116,10 +116,7 @@ zi_clean_name (const char *name, unsigned *omp_region)
     }
   if (!copy)
     copy = strdup (name);
-  static const char *const suffixes[] = {
-    "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
-    ".clone", ".specialized", NULL
-  };
+  static const char *const suffixes[] = { ZI_CLONE_SUFFIXES, NULL };
   for (int i = 0; suffixes[i]; i++)
     {
       char *p = strstr (copy, suffixes[i]);

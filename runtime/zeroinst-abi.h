@@ -78,6 +78,13 @@ struct zi_ctx {
   uintptr_t ra;                 /* the return address it was entered with */
 };
 
+/* GCC's clone suffixes, cut from function names by the plugin (source
+   names) and the runtime (symbol names): "f.constprop.0" is f.  The first
+   marks an OpenMP outlined body (ZI_FN_OMP_REGION).  */
+#define ZI_CLONE_SUFFIXES                                                   \
+  "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias", \
+  ".clone", ".specialized", ".simdclone"
+
 /* Static per-function descriptor (emitted by the plugin when contexts are
    on, in section "zeroinst_fns").  */
 #define ZI_FN_OMP_REGION 1u     /* an OpenMP outlined body (f._omp_fn.N) */
