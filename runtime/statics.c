@@ -153,8 +153,9 @@ sort_table (void)
   ntable = out;
 }
 
-/* Recompute the spans of the sorted table (write lock held).  Modules do
-   not interleave, so each module's symbols are one run of the table.  */
+/* Recompute the spans of the sorted table (write lock held): one per run
+   of a module's symbols, which is one per module since modules do not
+   interleave (if they did, more spans would still be right).  */
 static void
 make_spans (void)
 {
@@ -295,6 +296,7 @@ struct zi_object *
 zi_static_at (uintptr_t addr)
 {
   size_t lo = 0, hi = ntable;
+  /* No spans for a non-empty table only if memory ran out: search it all.  */
   if (nspans || !ntable)
     {
       size_t k = 0;
