@@ -12,6 +12,7 @@
    per (site, calling context) in the thread's table.  */
 #include <string.h>
 #include "runtime.h"
+#include "period.h"
 
 /* Counters are updated with scalar read-modify-writes: GCC's SLP
    vectorizer would pair adjacent fields into 16-byte loads that cannot be
@@ -27,12 +28,8 @@
    and context before the thread's hash table (lookup); the cache is
    dropped if the table grows (its cells move).
 
-   Loads of several sites interleave in a buffer, but periodically: a loop
-   body appends the same sequence of (site, context) keys every iteration
-   (a sparse matvec: index, value, vector element; a vectorized loop: the
-   K lanes of each load).  So the buffer is cut into stretches of whole
-   rows of P entries (P = 1, 2, 4 or 8) in which entry i has the key of
-   entry i - P.  In a stretch the keys are checked and the values folded
+   The buffer is cut into periodic stretches of (site, context) keys
+   (period.h).  In a stretch the keys are checked and the values folded
    into per-position accumulators in registers, and each position's
    counters are updated once at the end of the stretch.  Entries outside
    such stretches take the per-entry path.  */
@@ -78,7 +75,6 @@ lookup (struct zi_thread *t, struct cache *cache, const struct zi_site *site, co
   return set[0].c;
 }
 
-#define MAX_PERIOD 64
 /* Per-position accumulators of a stretch.  */
 struct acc {
   uint64_t zero, red, or_lo, or_hi;
@@ -117,13 +113,6 @@ add_acc (struct zi_counters *c, const struct acc *a, uint64_t n, int is_float, i
     c->or_hi |= a->or_hi;
 }
 
-static inline __attribute__ ((always_inline)) int
-same_key (const char *p, const char *q, int contexts)
-{
-  const struct zi_entry *a = (const struct zi_entry *) p, *b = (const struct zi_entry *) q;
-  return (a->site == b->site) & (!contexts | (a->ctx == b->ctx));
-}
-
 /* Fold the stretch of rows of P entries from *PP whose keys repeat those
    of the first row (which the caller checked against the second).  */
 static inline __attribute__ ((always_inline)) void
@@ -133,7 +122,7 @@ stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
   const char *row0 = *pp, *p = row0;
-  struct acc acc[MAX_PERIOD];
+  struct acc acc[ZI_MAX_PERIOD];
   for (unsigned j = 0; j < P; j++)
     acc[j] = (struct acc) { 0, 0, 0, 0 };
   uint64_t rows = 0;
@@ -152,7 +141,7 @@ stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *
           int ok = 1;
 #pragma GCC unroll 4
           for (unsigned j = 0; j < P; j++)
-            ok &= same_key (p + j * stride, row0 + j * stride, contexts);
+            ok &= zi_same_key (p + j * stride, row0 + j * stride, contexts);
           if (!ok)
             break;
 #pragma GCC unroll 4
@@ -166,7 +155,7 @@ stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *
           unsigned j;
           for (j = 0; j < P; j++)
             {
-              if (!same_key (p + j * stride, row0 + j * stride, contexts))
+              if (!zi_same_key (p + j * stride, row0 + j * stride, contexts))
                 break;
               fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
             }
@@ -182,7 +171,7 @@ stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *
     }
   /* Counters of each position; a lookup may grow the table and move the
      cells found before it, so look them up again until none moved.  */
-  struct zi_counters *c[MAX_PERIOD];
+  struct zi_counters *c[ZI_MAX_PERIOD];
   size_t mask;
   do
     {
@@ -201,6 +190,18 @@ stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *
   *pp = p;
 }
 
+/* One entry at P on its own.  */
+static inline __attribute__ ((always_inline)) void
+alone (struct zi_thread *t, struct cache *cache, const char *p, int contexts, int is_float,
+       unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+{
+  const struct zi_entry *e = (const struct zi_entry *) p;
+  struct zi_counters *c = lookup (t, cache, e->site, contexts ? e->ctx : NULL);
+  struct acc a = { 0, 0, 0, 0 };
+  fold (&a, p, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
+  add_acc (c, &a, 1, is_float, wide);
+}
+
 static inline __attribute__ ((always_inline)) void
 analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
               unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
@@ -212,64 +213,10 @@ analyze_loop (struct zi_thread *t, const char *p, const char *end, int is_float,
   const int contexts = zi_config.contexts;
 #define STRETCH(P)                                                                  \
   stretch (t, &cache, &p, end, P, contexts, is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
-  unsigned alone = 8;       /* entries taken alone after a failed search */
-  while (p < end)
-    {
-      /* The smallest period P whose first row repeats in the next
-         entries (at least 4 of them, so that the lanes of consecutive
-         vector loads, AABB..., are one stretch of P = 4 rather than many
-         of P = 1).  stretch checks the later rows.  */
-      size_t left = (size_t) (end - p) / stride;
-      unsigned P = 0;
-      const struct zi_site *site0 = ((const struct zi_entry *) p)->site;
-      for (unsigned d = 1; d <= MAX_PERIOD && 2 * d <= left; d++)
-        {
-          /* The next entry of the first one's site ... */
-          if (((const struct zi_entry *) (p + d * stride))->site != site0)
-            continue;
-          /* ... starts the second row?  */
-          unsigned check = d < 4 ? 4 : d, i;
-          if (d + check > left)
-            check = d;
-          for (i = 0; i < check; i++)
-            if (!same_key (p + (d + i) * stride, p + i * stride, contexts))
-              break;
-          if (i == check)
-            {
-              P = d;
-              break;
-            }
-          if (d >= 4)
-            break;    /* irregular: do not search on (short periods may be AABB) */
-        }
-      const char *start = p;
-      switch (P)
-        {
-        case 0: break;
-        case 1: STRETCH (1); break;
-        case 2: STRETCH (2); break;
-        case 4: STRETCH (4); break;
-        default: STRETCH (P); break;
-        }
-      if ((size_t) (p - start) >= 16 * stride)
-        {
-          alone = 8;
-          continue;
-        }
-      /* No period, or a short stretch (irregular code, a graph walk):
-         some entries alone before looking again, more after each such
-         failure, so that the search costs little where it does not pay.  */
-      for (unsigned i = 0; i < alone && p < end; i++, p += stride)
-        {
-          const struct zi_entry *e = (const struct zi_entry *) p;
-          struct zi_counters *c = lookup (t, &cache, e->site, contexts ? e->ctx : NULL);
-          struct acc a = { 0, 0, 0, 0 };
-          fold (&a, p, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
-          add_acc (c, &a, 1, is_float, wide);
-        }
-      if (alone < 512)
-        alone *= 2;
-    }
+#define ALONE(Q)                                                                    \
+  alone (t, &cache, (Q), contexts, is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
+  ZI_FOLD_BUFFER (p, end, stride, contexts, STRETCH, ALONE);
+#undef ALONE
 #undef STRETCH
 }
 

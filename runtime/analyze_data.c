@@ -16,6 +16,7 @@
    read one object).  */
 #include <string.h>
 #include "runtime.h"
+#include "period.h"
 
 /* Scalar counter updates, as in analyze.c: SLP-vectorized pairs of
    counters are 16-byte loads that stall behind the previous element's
@@ -139,7 +140,6 @@ classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintp
 
 #define SITE_SETS 64
 #define PENDING 16
-#define PREFETCH 32
 
 /* The last place a site's loads went, and what they added since.  */
 struct site_line {
@@ -190,6 +190,135 @@ retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int ki
   zi_totals_add (&q->d, &d);
 }
 
+/* The value rule of analyze.c for one element: *RED redundant bytes (for
+   floats, added at the end: zero elements * bytes), *ZERO a zero element.  */
+static inline __attribute__ ((always_inline)) void
+value_metrics (uint64_t lo, uint64_t hi, int is_float, unsigned bytes, uint64_t sign_lo,
+               uint64_t sign_hi, unsigned *red, unsigned *zero)
+{
+  if (is_float)
+    {
+      *zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
+      *red = 0;
+    }
+  else
+    {
+      *red = zi_int_redundant (lo, hi, bytes);
+      *zero = *red == bytes;
+    }
+}
+
+/* The line of site cache SITES for the element at E (its site, address
+   ADDR): the cached one if the element is in its object, else the line
+   retired and filled anew.  */
+static inline __attribute__ ((always_inline)) struct site_line *
+site_line_for (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
+               struct pending *pend, int kind, unsigned bytes, const struct zi_entry *e,
+               uintptr_t addr)
+{
+  struct site_line *s = &sites[((uintptr_t) e->site >> 4) & (SITE_SETS - 1)];
+  if (__builtin_expect (s->site != e->site || addr - s->lo >= s->span, 0))
+    {
+      retire (s, cls, pend, kind, bytes);
+      uintptr_t hi_addr;
+      s->site = e->site;
+      s->cls = classify (t, addr, &s->obj, &s->lo, &hi_addr);
+      s->span = hi_addr - s->lo;
+      s->map = s->obj ? zi_object_map (s->obj, kind) : NULL;
+      s->shift = s->obj ? s->obj->shift : 0;
+    }
+  return s;
+}
+
+/* Fold the stretch of rows of P entries from *PP whose sites repeat those
+   of the first row (period.h), for as long as each position's elements
+   stay in the object (or stack) its first element is in.  Each position
+   works on a copy of its site's cache line, so no lookup is made per
+   element; its counts go to the object's group at the end.  */
+static inline __attribute__ ((always_inline)) void
+data_stretch (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
+              struct pending *pend, const char **pp, const char *end, const unsigned P,
+              int is_float, unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo,
+              uint64_t sign_hi)
+{
+  const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
+  const int kind = is_float ? ZI_KIND_FLOAT : ZI_KIND_INT;
+  const char *row0 = *pp, *p = row0;
+  struct site_line pos[ZI_MAX_PERIOD];
+  uint64_t red[ZI_MAX_PERIOD], zero[ZI_MAX_PERIOD];
+  for (unsigned j = 0; j < P; j++)
+    {
+      const struct zi_entry *e = (const struct zi_entry *) (row0 + j * stride);
+      pos[j] = *site_line_for (t, sites, cls, pend, kind, bytes, e, (uintptr_t) e->addr);
+      pos[j].elements = pos[j].redundant_bytes = pos[j].zero_elements = 0;
+      red[j] = zero[j] = 0;
+    }
+  /* One element at position J, at Q; false if it leaves the stretch.  */
+#define IN_STRETCH(J, Q)                                                                (zi_same_key ((Q), row0 + (J) * stride, 0)                                             & (((const struct zi_entry *) (Q))->addr - pos[J].lo < pos[J].span))
+#define FOLD(J, Q)                                                                      do                                                                                      {                                                                                       const struct zi_entry *e_ = (const struct zi_entry *) (Q);                            uint64_t lo_ = e_->lo, hi_ = wide ? ((const struct zi_entry_wide *) e_)->hi & hi_mask : 0;       unsigned r_, z_;                                                                      value_metrics (lo_, hi_, is_float, bytes, sign_lo, sign_hi, &r_, &z_);               red[J] += r_;                                                                         zero[J] += z_;                                                                        if (pos[J].map)                                                                         {                                                                                       size_t off_ = e_->addr - pos[J].lo;                                                   mark (pos[J].shift, pos[J].map, off_, pos[J].span - off_, bytes, lo_, hi_);         }                                                                                 }                                                                                   while (0)
+  uint64_t rows = 0;
+  unsigned partial = 0;      /* entries of a last, incomplete row */
+  while ((size_t) (end - p) >= P * stride)
+    {
+      if (P <= 4)
+        {
+          int ok = 1;
+#pragma GCC unroll 4
+          for (unsigned j = 0; j < P; j++)
+            ok &= IN_STRETCH (j, p + j * stride);
+          if (!ok)
+            break;
+#pragma GCC unroll 4
+          for (unsigned j = 0; j < P; j++)
+            FOLD (j, p + j * stride);
+        }
+      else
+        {
+          unsigned j;
+          for (j = 0; j < P && IN_STRETCH (j, p + j * stride); j++)
+            FOLD (j, p + j * stride);
+          if (j < P)
+            {
+              partial = j;
+              p += j * stride;
+              break;
+            }
+        }
+      rows++;
+      p += P * stride;
+    }
+#undef IN_STRETCH
+#undef FOLD
+  for (unsigned j = 0; j < P; j++)
+    {
+      pos[j].elements = rows + (j < partial);
+      pos[j].redundant_bytes = is_float ? zero[j] * bytes : red[j];
+      pos[j].zero_elements = zero[j];
+      retire (&pos[j], cls, pend, kind, bytes);
+    }
+  *pp = p;
+}
+
+/* One element on its own, at P.  */
+static inline __attribute__ ((always_inline)) void
+data_entry (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
+            struct pending *pend, const char *p, int is_float, unsigned bytes, int wide,
+            uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+{
+  const struct zi_entry *e = (const struct zi_entry *) p;
+  const int kind = is_float ? ZI_KIND_FLOAT : ZI_KIND_INT;
+  uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
+  unsigned red, zero;
+  value_metrics (lo, hi, is_float, bytes, sign_lo, sign_hi, &red, &zero);
+  uintptr_t addr = (uintptr_t) e->addr;
+  struct site_line *s = site_line_for (t, sites, cls, pend, kind, bytes, e, addr);
+  s->elements++;
+  s->redundant_bytes += is_float ? zero * bytes : red;
+  s->zero_elements += zero;
+  if (s->map)
+    mark (s->shift, s->map, addr - s->lo, s->span - (addr - s->lo), bytes, lo, hi);
+}
+
 static inline __attribute__ ((always_inline)) void
 data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, unsigned bytes,
            int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
@@ -202,39 +331,16 @@ data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, un
   memset (sites, 0, sizeof sites);
   memset (pend, 0, sizeof pend);
   memset (cls, 0, sizeof cls);
-  for (; p < end; p += stride)
-    {
-      const struct zi_entry *e = (const struct zi_entry *) p;
-      uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
-      unsigned red, zero;
-      if (is_float)
-        {
-          zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
-          red = zero ? bytes : 0;
-        }
-      else
-        {
-          red = zi_int_redundant (lo, hi, bytes);
-          zero = red == bytes;
-        }
-      uintptr_t addr = (uintptr_t) e->addr;
-      struct site_line *s = &sites[((uintptr_t) e->site >> 4) & (SITE_SETS - 1)];
-      if (__builtin_expect (s->site != e->site || addr - s->lo >= s->span, 0))
-        {
-          retire (s, cls, pend, kind, bytes);
-          uintptr_t hi_addr;
-          s->site = e->site;
-          s->cls = classify (t, addr, &s->obj, &s->lo, &hi_addr);
-          s->span = hi_addr - s->lo;
-          s->map = s->obj ? zi_object_map (s->obj, kind) : NULL;
-          s->shift = s->obj ? s->obj->shift : 0;
-        }
-      s->elements++;
-      s->redundant_bytes += red;
-      s->zero_elements += zero;
-      if (s->map)
-        mark (s->shift, s->map, addr - s->lo, s->span - (addr - s->lo), bytes, lo, hi);
-    }
+#define STRETCH(P)                                                                      \
+  data_stretch (t, sites, cls, pend, &p, end, P, is_float, bytes, wide, hi_mask, sign_lo, \
+                sign_hi)
+#define ALONE(Q)                                                                       \
+  data_entry (t, sites, cls, pend, (Q), is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
+  /* As analyze.c, but keyed by site only: objects do not depend on the
+     calling context.  */
+  ZI_FOLD_BUFFER (p, end, stride, 0, STRETCH, ALONE);
+#undef ALONE
+#undef STRETCH
   for (int i = 0; i < SITE_SETS; i++)
     retire (&sites[i], cls, pend, kind, bytes);
   for (int i = 0; i < PENDING; i++)

@@ -1,0 +1,93 @@
+/* period.h - periodic stretches of a buffer, for both analyses
+   (analyze.c: per site and context; analyze_data.c: per site).
+
+   Loads of several sites interleave in a buffer, but periodically: a loop
+   body appends the same sequence of keys every iteration (a sparse matvec:
+   index, value, vector element; a vectorized loop: the K lanes of each
+   load).  An analysis cuts the buffer into stretches of whole rows of P
+   entries in which entry i has the key of entry i - P, and does per row
+   what needs no lookup, per stretch what does.  */
+#ifndef ZEROINST_PERIOD_H
+#define ZEROINST_PERIOD_H
+
+#include "zeroinst-abi.h"
+
+#define ZI_MAX_PERIOD 64
+
+/* Do the entries at P and Q have the same key: the site, and with
+   CONTEXTS the calling context too?  */
+static inline __attribute__ ((always_inline)) int
+zi_same_key (const char *p, const char *q, int contexts)
+{
+  const struct zi_entry *a = (const struct zi_entry *) p, *b = (const struct zi_entry *) q;
+  return (a->site == b->site) & (!contexts | (a->ctx == b->ctx));
+}
+
+/* The smallest period P (<= ZI_MAX_PERIOD) whose first row, at P, repeats
+   in the next entries (at least 4 of them, so that the lanes of
+   consecutive vector loads, AABB..., are one stretch of P = 4 rather than
+   many of P = 1), or 0.  LEFT is the number of entries from P on, each
+   STRIDE bytes.  The caller checks the later rows.  */
+static inline __attribute__ ((always_inline)) unsigned
+zi_find_period (const char *p, size_t left, unsigned stride, int contexts)
+{
+  const struct zi_site *site0 = ((const struct zi_entry *) p)->site;
+  for (unsigned d = 1; d <= ZI_MAX_PERIOD && 2 * d <= left; d++)
+    {
+      /* The next entry of the first one's site ... */
+      if (((const struct zi_entry *) (p + d * stride))->site != site0)
+        continue;
+      /* ... starts the second row?  */
+      unsigned check = d < 4 ? 4 : d, i;
+      if (d + check > left)
+        check = d;
+      for (i = 0; i < check; i++)
+        if (!zi_same_key (p + (d + i) * stride, p + i * stride, contexts))
+          break;
+      if (i == check)
+        return d;
+      if (d >= 4)
+        return 0;    /* irregular: do not search on (short periods may be AABB) */
+    }
+  return 0;
+}
+
+/* The loop both analyses run over a buffer, from the entry at P (a
+   variable) to END, entries of STRIDE bytes: each periodic stretch is
+   folded by STRETCH (N), a statement that advances P past the rows it
+   folds (N is a constant for the common periods 1, 2 and 4, so each gets
+   its own unrolled code), and the entries where no stretch is found by
+   ALONE (Q), one entry at Q each.  Where stretches are short (irregular
+   code, a graph walk), more entries are taken alone after each failed
+   search, so that searching costs little where it does not pay.  */
+#define ZI_FOLD_BUFFER(P, END, STRIDE, CONTEXTS, STRETCH, ALONE)                         \
+  do                                                                                     \
+    {                                                                                    \
+      unsigned alone_ = 8;                                                               \
+      while ((P) < (END))                                                                \
+        {                                                                                \
+          unsigned period_ = zi_find_period ((P), (size_t) ((END) - (P)) / (STRIDE),     \
+                                             (STRIDE), (CONTEXTS));                      \
+          const char *start_ = (P);                                                      \
+          switch (period_)                                                               \
+            {                                                                            \
+            case 0: break;                                                               \
+            case 1: STRETCH (1); break;                                                  \
+            case 2: STRETCH (2); break;                                                  \
+            case 4: STRETCH (4); break;                                                  \
+            default: STRETCH (period_); break;                                           \
+            }                                                                            \
+          if ((size_t) ((P) - start_) >= 16 * (STRIDE))                                  \
+            {                                                                            \
+              alone_ = 8;                                                                \
+              continue;                                                                  \
+            }                                                                            \
+          for (unsigned i_ = 0; i_ < alone_ && (P) < (END); i_++, (P) += (STRIDE))       \
+            ALONE (P);                                                                   \
+          if (alone_ < 512)                                                              \
+            alone_ *= 2;                                                                 \
+        }                                                                                \
+    }                                                                                    \
+  while (0)
+
+#endif
