@@ -3,12 +3,13 @@
    Every block allocated while data-centric analysis is on is a
    struct zi_object.  Small blocks (at most SMALL_MAX bytes: most blocks of
    allocation-heavy programs, list and tree nodes) are in a hash table by
-   256-byte chunk: a block spans one or two chunks and is chained in the
-   bucket of each (through its left and right links), so finding, adding
-   and removing one costs a bucket's few entries.  Larger blocks are in a
-   treap (a binary search tree kept balanced by random priorities) ordered
-   by address: O(log n) in the number of large blocks.  Memory is one node
-   per block either way.
+   256-byte chunk: a block spans one or two chunks and has a slot, with its
+   range, in the probe run of each, so finding one reads a few adjacent
+   slots (one or two cache lines) instead of chasing block nodes.  Larger
+   blocks are in a treap (a binary search tree kept balanced by random
+   priorities) ordered by address: O(log n) in the number of large blocks.
+   Memory is one node per block, and for a small block one or two 24-byte
+   slots in a table at most three quarters full.
 
    A block's group is its allocation path: the calling-context node of an
    "allocation" made under the current context at the allocator's return
@@ -29,14 +30,23 @@
 static struct zi_object *root;   /* treap of large blocks */
 static uint32_t seed = 2463534242u;
 
-/* The small-block table: buckets of chains by chunk.  A block is in the
-   chain of its first chunk's bucket through LEFT and, if its last chunk
-   hashes to another bucket, in that one's through RIGHT.  */
+/* The small-block table: open addressing (linear probing) keyed by
+   256-byte chunk.  A block has a slot in the probe run of each chunk it
+   spans (one or two), and the slot holds the block's range: a lookup
+   reads a few adjacent slots (the blocks of one chunk sit together) and
+   touches no block until it has found it.  At most three quarters of the
+   slots are in use.  Deleting moves later slots of the run back (no tombstones).  */
 #define SMALL_MAX 256
 #define CHUNK_SHIFT 8
 _Static_assert (SMALL_MAX <= 1 << CHUNK_SHIFT, "a small block spans at most two chunks");
-static struct zi_object **small;
-static size_t small_mask, nsmall;
+struct small_slot {
+  uintptr_t base;
+  uint32_t size;
+  uint32_t which;            /* 0: empty; 1: the block's first chunk; 2: its second */
+  struct zi_object *o;
+};
+static struct small_slot *small;
+static size_t small_mask, nsmall, nslots;   /* blocks, slots in use */
 
 static int
 is_small (size_t size)
@@ -44,50 +54,70 @@ is_small (size_t size)
   return size <= SMALL_MAX;
 }
 
+static uintptr_t
+chunk_of (uintptr_t addr)
+{
+  return addr >> CHUNK_SHIFT;
+}
+
+/* Where the probe run of CHUNK starts in a table of MASK + 1 slots.  */
 static size_t
-chunk_bucket (uintptr_t addr)
+chunk_home (uintptr_t chunk, size_t mask)
 {
-  uint64_t h = (uint64_t) (addr >> CHUNK_SHIFT) * 0x9e3779b97f4a7c15ull;
-  return (size_t) (h ^ (h >> 31)) & small_mask;
+  uint64_t h = (uint64_t) chunk * 0x9e3779b97f4a7c15ull;
+  return (size_t) (h ^ (h >> 31)) & mask;
 }
 
-/* The buckets of O's first and last chunks (*B1 == *B0 if one suffices).  */
+/* The chunk slot S stands for.  */
+static uintptr_t
+slot_chunk (const struct small_slot *s)
+{
+  return chunk_of (s->base) + (s->which - 1);
+}
+
+/* The chunks of a block at BASE of SIZE bytes (*C1 == *C0 if one).  */
 static void
-buckets_of (const struct zi_object *o, size_t *b0, size_t *b1)
+chunks_of (uintptr_t base, size_t size, uintptr_t *c0, uintptr_t *c1)
 {
-  *b0 = chunk_bucket (o->base);
-  *b1 = chunk_bucket (o->base + (o->size ? o->size - 1 : 0));
-}
-
-/* The link that follows O in the chain of bucket B.  */
-static struct zi_object **
-next_in (struct zi_object *o, size_t b)
-{
-  return chunk_bucket (o->base) == b ? &o->left : &o->right;
+  *c0 = chunk_of (base);
+  *c1 = chunk_of (base + (size ? size - 1 : 0));
 }
 
 static void
-small_link (struct zi_object *o)
+slot_put (struct small_slot *tab, size_t mask, const struct small_slot *s)
 {
-  size_t b0, b1;
-  buckets_of (o, &b0, &b1);
-  o->left = small[b0];
-  small[b0] = o;
-  o->right = NULL;
-  if (b1 != b0)
+  size_t i = chunk_home (slot_chunk (s), mask);
+  while (tab[i].which)
+    i = (i + 1) & mask;
+  tab[i] = *s;
+}
+
+/* Empty slot I, moving later slots of its run back into the hole when
+   their home is not between the hole and them.  */
+static void
+slot_delete (size_t i)
+{
+  for (size_t j = (i + 1) & small_mask; small[j].which; j = (j + 1) & small_mask)
     {
-      o->right = small[b1];
-      small[b1] = o;
+      size_t home = chunk_home (slot_chunk (&small[j]), small_mask);
+      if (((j - home) & small_mask) >= ((j - i) & small_mask))
+        {
+          small[i] = small[j];
+          i = j;
+        }
     }
+  small[i].which = 0;
+  nslots--;
 }
 
+/* Remove the slot of block O for chunk C.  */
 static void
-small_unlink_from (struct zi_object *o, size_t b)
+slot_remove (const struct zi_object *o, uintptr_t c)
 {
-  for (struct zi_object **l = &small[b]; *l; l = next_in (*l, b))
-    if (*l == o)
+  for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
+    if (small[i].o == o && slot_chunk (&small[i]) == c)
       {
-        *l = *next_in (o, b);
+        slot_delete (i);
         return;
       }
 }
@@ -95,49 +125,43 @@ small_unlink_from (struct zi_object *o, size_t b)
 static void
 small_unlink (struct zi_object *o)
 {
-  size_t b0, b1;
-  buckets_of (o, &b0, &b1);
-  small_unlink_from (o, b0);
-  if (b1 != b0)
-    small_unlink_from (o, b1);
+  uintptr_t c0, c1;
+  chunks_of (o->base, o->size, &c0, &c1);
+  slot_remove (o, c0);
+  if (c1 != c0)
+    slot_remove (o, c1);
   nsmall--;
 }
 
-/* Add small block O, growing the table to keep chains short.  Returns 0
-   if memory ran out (O is not added).  */
+/* Add small block O, growing the table to keep it at most 3/4 full.
+   Returns 0 if memory ran out (O is not added).  */
 static int
 small_insert (struct zi_object *o)
 {
-  if (nsmall + 1 > (small ? small_mask + 1 : 0))
+  if (4 * (nslots + 2) > 3 * (small ? small_mask + 1 : 0))
     {
-      size_t n = small ? 2 * (small_mask + 1) : 4096;
-      struct zi_object **b = calloc (n, sizeof *b);
-      struct zi_object **all = nsmall ? malloc (nsmall * sizeof *all) : NULL;
-      if (!b || (nsmall && !all))
-        {
-          free (b);
-          free (all);
-          return 0;
-        }
-      /* Gather every block once (from its first chunk's bucket) before
-         relinking overwrites the links.  */
-      size_t k = 0;
+      size_t n = small ? 2 * (small_mask + 1) : 8192;
+      struct small_slot *tab = calloc (n, sizeof *tab);
+      if (!tab)
+        return 0;
       for (size_t i = 0; small && i <= small_mask; i++)
-        for (struct zi_object *x = small[i]; x;)
-          {
-            int first = chunk_bucket (x->base) == i;
-            if (first)
-              all[k++] = x;
-            x = first ? x->left : x->right;
-          }
+        if (small[i].which)
+          slot_put (tab, n - 1, &small[i]);
       free (small);
-      small = b;
+      small = tab;
       small_mask = n - 1;
-      for (size_t j = 0; j < k; j++)
-        small_link (all[j]);
-      free (all);
     }
-  small_link (o);
+  uintptr_t c0, c1;
+  chunks_of (o->base, o->size, &c0, &c1);
+  struct small_slot s = { o->base, (uint32_t) o->size, 1, o };
+  slot_put (small, small_mask, &s);
+  nslots++;
+  if (c1 != c0)
+    {
+      s.which = 2;
+      slot_put (small, small_mask, &s);
+      nslots++;
+    }
   nsmall++;
   return 1;
 }
@@ -146,12 +170,12 @@ small_insert (struct zi_object *o)
 static struct zi_object *
 small_at (uintptr_t addr)
 {
-  if (!small)
+  if (!nsmall)
     return NULL;
-  size_t b = chunk_bucket (addr);
-  for (struct zi_object *o = small[b]; o; o = *next_in (o, b))
-    if (addr - o->base < o->size)
-      return o;
+  uintptr_t c = chunk_of (addr);
+  for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
+    if (addr - small[i].base < small[i].size && slot_chunk (&small[i]) == c)
+      return small[i].o;
   return NULL;
 }
 
@@ -159,12 +183,12 @@ small_at (uintptr_t addr)
 static struct zi_object *
 small_starting_at (uintptr_t base)
 {
-  if (!small)
+  if (!nsmall)
     return NULL;
-  size_t b = chunk_bucket (base);
-  for (struct zi_object *o = small[b]; o; o = *next_in (o, b))
-    if (o->base == base)
-      return o;
+  uintptr_t c = chunk_of (base);
+  for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
+    if (small[i].base == base && small[i].which == 1)
+      return small[i].o;
   return NULL;
 }
 
@@ -306,40 +330,53 @@ bury (struct zi_object *o)
   free (o);
 }
 
-/* Bury the small blocks in bucket B that overlap [BASE, END).  */
-static void
-drop_small_in (size_t b, uintptr_t base, uintptr_t end)
+/* Does slot S's block overlap [BASE, END)?  (A block of 0 bytes counts
+   as one byte.)  */
+static int
+slot_overlaps (const struct small_slot *s, uintptr_t base, uintptr_t end)
 {
-  struct zi_object **l = &small[b];
-  while (*l)
-    {
-      struct zi_object *o = *l;
-      if (o->base < end && base < o->base + (o->size ? o->size : 1))
-        {
-          small_unlink (o);     /* may change *l: look at the bucket again */
-          bury (o);
-          l = &small[b];
-        }
-      else
-        l = next_in (o, b);
-    }
+  return s->base < end && base < s->base + (s->size ? s->size : 1);
 }
 
-/* Small blocks that overlap [BASE, BASE+SIZE): through the buckets of the
-   range's chunks, or of all buckets if there are fewer.  */
+/* Small blocks that overlap [BASE, BASE+SIZE) are stale: bury them.  The
+   probe runs of the range's chunks are searched, or every slot if the
+   range has more chunks than the table has slots.  A deletion moves
+   slots, so a run is searched again after each.  */
 static void
 drop_small_overlaps (uintptr_t base, size_t size)
 {
   if (!nsmall)
     return;
-  uintptr_t end = base + (size ? size : 1);
-  uintptr_t first = base >> CHUNK_SHIFT, last = (end - 1) >> CHUNK_SHIFT;
+  uintptr_t end = base + (size ? size : 1), first = chunk_of (base), last = chunk_of (end - 1);
   if (last - first < small_mask)
     for (uintptr_t c = first; c <= last; c++)
-      drop_small_in (chunk_bucket (c << CHUNK_SHIFT), base, end);
+      {
+      again:
+        for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
+          if (slot_chunk (&small[i]) == c && slot_overlaps (&small[i], base, end))
+            {
+              struct zi_object *o = small[i].o;
+              small_unlink (o);
+              bury (o);
+              goto again;
+            }
+      }
   else
-    for (size_t b = 0; b <= small_mask; b++)
-      drop_small_in (b, base, end);
+    /* Removing a block deletes its other slot too, which may move a slot
+       not yet looked at onto one already passed: pass again until a pass
+       finds nothing.  */
+    for (int found = 1; found;)
+      {
+        found = 0;
+        for (size_t i = 0; i <= small_mask; i++)
+          while (small[i].which && slot_overlaps (&small[i], base, end))
+            {
+              struct zi_object *o = small[i].o;
+              small_unlink (o);
+              bury (o);
+              found = 1;
+            }
+      }
 }
 
 /* Blocks that overlap [BASE, BASE+SIZE) are stale: bury them.  */
@@ -439,12 +476,10 @@ void
 zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
 {
   const struct zi_node *node = zi_alloc_node (ra);   /* before the lock: may register the thread */
-  struct zi_object *o = calloc (1, sizeof *o);
+  struct zi_object *o = zi_object_alloc (size);
   if (!o)
     return;
   o->base = (uintptr_t) p;
-  o->size = size;
-  o->shift = zi_map_shift (size);
   pthread_rwlock_wrlock (&zi_objects_lock);
   o->prio = random_priority ();
   o->group = group_for (node, allocator);
@@ -516,12 +551,13 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
       for (int k = 0; k < ZI_DATA_KINDS; k++)
         {
           uint64_t *nb = resized_map (o->map[k], o->size, o->shift, size, shift);
-          zi_map_release (o->map[k], o->size, o->shift);
+          zi_object_map_release (o, k);
           o->map[k] = nb;
         }
       o->base = (uintptr_t) p;
       o->size = size;
       o->shift = shift;
+      o->spare = NULL;      /* sized for the old size */
       drop_overlaps (o->base, size);
       if (!add (o))
         {
@@ -549,8 +585,7 @@ void
 zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg)
 {
   each (root, fn, arg);
-  for (size_t b = 0; small && b <= small_mask; b++)
-    for (struct zi_object *o = small[b]; o; o = *next_in (o, b))
-      if (chunk_bucket (o->base) == b)
-        fn (o, arg);
+  for (size_t i = 0; small && i <= small_mask; i++)
+    if (small[i].which == 1)
+      fn (small[i].o, arg);
 }

@@ -110,8 +110,28 @@ zi_map_release (uint64_t *bits, size_t size, unsigned shift)
   map_free (bits, object_granules (size, shift));
 }
 
-/* O's map of KIND, made on first use (several threads may race: one map
-   wins).  NULL if memory ran out (the loads are still counted).  */
+/* Objects of at most this many bytes get their first map inline.  */
+#define INLINE_MAP_MAX 256
+
+/* A zeroed object for SIZE bytes (shift set), with room for an inline
+   map if it is small; NULL if memory ran out.  Freed with free().  */
+struct zi_object *
+zi_object_alloc (size_t size)
+{
+  size_t words = size <= INLINE_MAP_MAX ? map_words (size) : 0;
+  struct zi_object *o = calloc (1, sizeof *o + words * sizeof (uint64_t));
+  if (!o)
+    return NULL;
+  o->size = size;
+  o->shift = zi_map_shift (size);
+  if (words)
+    o->spare = (uint64_t *) (o + 1);
+  return o;
+}
+
+/* O's map of KIND, made on first use: the spare inline one if still
+   free, else a new one (several threads may race: one map wins).  NULL
+   if memory ran out (the loads are still counted).  */
 uint64_t *
 zi_object_map (struct zi_object *o, int kind)
 {
@@ -119,17 +139,34 @@ zi_object_map (struct zi_object *o, int kind)
   if (m)
     return m;
   size_t granules = object_granules (o->size, o->shift);
-  m = map_new (granules);
+  uint64_t *spare = __atomic_exchange_n (&o->spare, NULL, __ATOMIC_ACQ_REL);
+  m = spare ? spare : map_new (granules);
   if (!m)
     return NULL;
   uint64_t *expected = NULL;
   if (!__atomic_compare_exchange_n (&o->map[kind], &expected, m, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE))
     {
-      map_free (m, granules);
+      if (spare)
+        __atomic_store_n (&o->spare, spare, __ATOMIC_RELEASE);
+      else
+        map_free (m, granules);
       return expected;
     }
+  if (spare)
+    o->inline_kind = (unsigned) kind + 1;   /* read under the write lock only */
   return m;
+}
+
+/* Free O's map of KIND (write lock held), unless it lives in O.  */
+void
+zi_object_map_release (struct zi_object *o, int kind)
+{
+  if (o->inline_kind != (unsigned) kind + 1)
+    map_free (o->map[kind], object_granules (o->size, o->shift));
+  else
+    o->inline_kind = 0;
+  o->map[kind] = NULL;
 }
 
 /* Never-loaded and always-zero bytes of an object of SIZE bytes with map
@@ -251,8 +288,7 @@ zi_object_bury (struct zi_object *o)
       if (o->map[k])
         {
           zi_map_fold (&g->dead_map[k], o->map[k], o->size, o->shift);
-          map_free (o->map[k], object_granules (o->size, o->shift));
-          o->map[k] = NULL;
+          zi_object_map_release (o, k);
         }
     }
 }

@@ -275,6 +275,12 @@ struct zi_object {
   size_t size;
   unsigned shift;            /* map granule */
   uint64_t *map[ZI_DATA_KINDS];   /* NULL until loaded as that kind */
+  /* Small heap blocks are allocated with room for one map right after
+     this struct (zi_object_alloc): SPARE points to it until a kind takes
+     it, and INLINE_KIND is then that kind + 1.  Reading a small block's
+     map then touches the lines of its struct, not another allocation.  */
+  uint64_t *spare;
+  unsigned inline_kind;
   struct zi_group *group;
   struct zi_object *left, *right;  /* heap objects: treap by base */
   uint32_t prio;
@@ -286,6 +292,8 @@ void zi_objects_init (void) ZI_HIDDEN;
 void zi_objects_after_fork_child (void) ZI_HIDDEN;
 unsigned zi_map_shift (size_t size) ZI_HIDDEN;
 uint64_t *zi_object_map (struct zi_object *o, int kind) ZI_HIDDEN;
+struct zi_object *zi_object_alloc (size_t size) ZI_HIDDEN;
+void zi_object_map_release (struct zi_object *o, int kind) ZI_HIDDEN;
 uint64_t *zi_map_alloc (size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_count (const uint64_t *bits, size_t size, unsigned shift,
