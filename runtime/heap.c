@@ -1,15 +1,15 @@
 /* heap.c - live heap blocks and their allocation groups.
 
    Every block allocated while data-centric analysis is on is a
-   struct zi_object.  Small blocks (at most SMALL_MAX bytes: most blocks of
-   allocation-heavy programs, list and tree nodes) are in a hash table by
-   256-byte chunk: a block spans one or two chunks and has a slot, with its
-   range, in the probe run of each, so finding one reads a few adjacent
-   slots (one or two cache lines) instead of chasing block nodes.  Larger
+   struct zi_object.  Blocks of up to 64 KiB (most blocks of
+   allocation-heavy programs: list and tree nodes, strings, database
+   pages) are found through hash tables of chunks (chunks.c): a lookup
+   reads a few adjacent slots instead of chasing block nodes.  Larger
    blocks are in a treap (a binary search tree kept balanced by random
    priorities) ordered by address: O(log n) in the number of large blocks.
-   Memory is one node per block, and for a small block one or two 24-byte
-   slots in a table at most three quarters full.
+   Memory is one node per block (with a small block's first byte map
+   inline, objects.c), and for a block in the chunk tables one or two
+   24-byte slots.
 
    A block's group is its allocation path: the calling-context node of an
    "allocation" made under the current context at the allocator's return
@@ -29,168 +29,6 @@
 
 static struct zi_object *root;   /* treap of large blocks */
 static uint32_t seed = 2463534242u;
-
-/* The small-block table: open addressing (linear probing) keyed by
-   256-byte chunk.  A block has a slot in the probe run of each chunk it
-   spans (one or two), and the slot holds the block's range: a lookup
-   reads a few adjacent slots (the blocks of one chunk sit together) and
-   touches no block until it has found it.  At most three quarters of the
-   slots are in use.  Deleting moves later slots of the run back (no tombstones).  */
-#define SMALL_MAX 256
-#define CHUNK_SHIFT 8
-_Static_assert (SMALL_MAX <= 1 << CHUNK_SHIFT, "a small block spans at most two chunks");
-struct small_slot {
-  uintptr_t base;
-  uint32_t size;
-  uint32_t which;            /* 0: empty; 1: the block's first chunk; 2: its second */
-  struct zi_object *o;
-};
-static struct small_slot *small;
-static size_t small_mask, nsmall, nslots;   /* blocks, slots in use */
-
-static int
-is_small (size_t size)
-{
-  return size <= SMALL_MAX;
-}
-
-static uintptr_t
-chunk_of (uintptr_t addr)
-{
-  return addr >> CHUNK_SHIFT;
-}
-
-/* Where the probe run of CHUNK starts in a table of MASK + 1 slots.  */
-static size_t
-chunk_home (uintptr_t chunk, size_t mask)
-{
-  uint64_t h = (uint64_t) chunk * 0x9e3779b97f4a7c15ull;
-  return (size_t) (h ^ (h >> 31)) & mask;
-}
-
-/* The chunk slot S stands for.  */
-static uintptr_t
-slot_chunk (const struct small_slot *s)
-{
-  return chunk_of (s->base) + (s->which - 1);
-}
-
-/* The chunks of a block at BASE of SIZE bytes (*C1 == *C0 if one).  */
-static void
-chunks_of (uintptr_t base, size_t size, uintptr_t *c0, uintptr_t *c1)
-{
-  *c0 = chunk_of (base);
-  *c1 = chunk_of (base + (size ? size - 1 : 0));
-}
-
-static void
-slot_put (struct small_slot *tab, size_t mask, const struct small_slot *s)
-{
-  size_t i = chunk_home (slot_chunk (s), mask);
-  while (tab[i].which)
-    i = (i + 1) & mask;
-  tab[i] = *s;
-}
-
-/* Empty slot I, moving later slots of its run back into the hole when
-   their home is not between the hole and them.  */
-static void
-slot_delete (size_t i)
-{
-  for (size_t j = (i + 1) & small_mask; small[j].which; j = (j + 1) & small_mask)
-    {
-      size_t home = chunk_home (slot_chunk (&small[j]), small_mask);
-      if (((j - home) & small_mask) >= ((j - i) & small_mask))
-        {
-          small[i] = small[j];
-          i = j;
-        }
-    }
-  small[i].which = 0;
-  nslots--;
-}
-
-/* Remove the slot of block O for chunk C.  */
-static void
-slot_remove (const struct zi_object *o, uintptr_t c)
-{
-  for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
-    if (small[i].o == o && slot_chunk (&small[i]) == c)
-      {
-        slot_delete (i);
-        return;
-      }
-}
-
-static void
-small_unlink (struct zi_object *o)
-{
-  uintptr_t c0, c1;
-  chunks_of (o->base, o->size, &c0, &c1);
-  slot_remove (o, c0);
-  if (c1 != c0)
-    slot_remove (o, c1);
-  nsmall--;
-}
-
-/* Add small block O, growing the table to keep it at most 3/4 full.
-   Returns 0 if memory ran out (O is not added).  */
-static int
-small_insert (struct zi_object *o)
-{
-  if (4 * (nslots + 2) > 3 * (small ? small_mask + 1 : 0))
-    {
-      size_t n = small ? 2 * (small_mask + 1) : 8192;
-      struct small_slot *tab = calloc (n, sizeof *tab);
-      if (!tab)
-        return 0;
-      for (size_t i = 0; small && i <= small_mask; i++)
-        if (small[i].which)
-          slot_put (tab, n - 1, &small[i]);
-      free (small);
-      small = tab;
-      small_mask = n - 1;
-    }
-  uintptr_t c0, c1;
-  chunks_of (o->base, o->size, &c0, &c1);
-  struct small_slot s = { o->base, (uint32_t) o->size, 1, o };
-  slot_put (small, small_mask, &s);
-  nslots++;
-  if (c1 != c0)
-    {
-      s.which = 2;
-      slot_put (small, small_mask, &s);
-      nslots++;
-    }
-  nsmall++;
-  return 1;
-}
-
-/* The small block holding ADDR, or NULL.  */
-static struct zi_object *
-small_at (uintptr_t addr)
-{
-  if (!nsmall)
-    return NULL;
-  uintptr_t c = chunk_of (addr);
-  for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
-    if (addr - small[i].base < small[i].size && slot_chunk (&small[i]) == c)
-      return small[i].o;
-  return NULL;
-}
-
-/* The small block starting at BASE, or NULL.  */
-static struct zi_object *
-small_starting_at (uintptr_t base)
-{
-  if (!nsmall)
-    return NULL;
-  uintptr_t c = chunk_of (base);
-  for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
-    if (small[i].base == base && small[i].which == 1)
-      return small[i].o;
-  return NULL;
-}
 
 /* Groups by allocation node.  */
 static struct zi_group **buckets;
@@ -309,7 +147,7 @@ ceil_node (uintptr_t addr)
 struct zi_object *
 zi_heap_at (uintptr_t addr)
 {
-  struct zi_object *o = small_at (addr);
+  struct zi_object *o = zi_chunks_at (addr);
   if (o)
     return o;
   o = floor_node (addr);
@@ -330,61 +168,14 @@ bury (struct zi_object *o)
   free (o);
 }
 
-/* Does slot S's block overlap [BASE, END)?  (A block of 0 bytes counts
-   as one byte.)  */
-static int
-slot_overlaps (const struct small_slot *s, uintptr_t base, uintptr_t end)
-{
-  return s->base < end && base < s->base + (s->size ? s->size : 1);
-}
-
-/* Small blocks that overlap [BASE, BASE+SIZE) are stale: bury them.  The
-   probe runs of the range's chunks are searched, or every slot if the
-   range has more chunks than the table has slots.  A deletion moves
-   slots, so a run is searched again after each.  */
-static void
-drop_small_overlaps (uintptr_t base, size_t size)
-{
-  if (!nsmall)
-    return;
-  uintptr_t end = base + (size ? size : 1), first = chunk_of (base), last = chunk_of (end - 1);
-  if (last - first < small_mask)
-    for (uintptr_t c = first; c <= last; c++)
-      {
-      again:
-        for (size_t i = chunk_home (c, small_mask); small[i].which; i = (i + 1) & small_mask)
-          if (slot_chunk (&small[i]) == c && slot_overlaps (&small[i], base, end))
-            {
-              struct zi_object *o = small[i].o;
-              small_unlink (o);
-              bury (o);
-              goto again;
-            }
-      }
-  else
-    /* Removing a block deletes its other slot too, which may move a slot
-       not yet looked at onto one already passed: pass again until a pass
-       finds nothing.  */
-    for (int found = 1; found;)
-      {
-        found = 0;
-        for (size_t i = 0; i <= small_mask; i++)
-          while (small[i].which && slot_overlaps (&small[i], base, end))
-            {
-              struct zi_object *o = small[i].o;
-              small_unlink (o);
-              bury (o);
-              found = 1;
-            }
-      }
-}
-
 /* Blocks that overlap [BASE, BASE+SIZE) are stale: bury them.  */
 static void
 drop_overlaps (uintptr_t base, size_t size)
 {
-  drop_small_overlaps (base, size);
-  struct zi_object *o = floor_node (base);
+  struct zi_object *o;
+  while ((o = zi_chunks_take_overlapping (base, size)))
+    bury (o);
+  o = floor_node (base);
   if (o && (o->base == base || base - o->base < o->size))
     {
       remove_object (o);
@@ -444,14 +235,14 @@ group_for (const struct zi_node *node, const char *allocator)
   return g;
 }
 
-/* Add O to the small table or the tree (write lock held); 0 if memory ran
+/* Add O to the chunk tables or the tree (write lock held); 0 if memory ran
    out.  Its links are set afresh: a block re-added after realloc still has
    the old ones (kept, they made a cycle in the tree).  */
 static int
 add (struct zi_object *o)
 {
-  if (is_small (o->size))
-    return small_insert (o);
+  if (o->size <= ZI_CHUNK_MAX)
+    return zi_chunks_insert (o);
   o->left = o->right = NULL;
   root = insert (root, o);
   return 1;
@@ -461,12 +252,9 @@ add (struct zi_object *o)
 static struct zi_object *
 take (uintptr_t base)
 {
-  struct zi_object *o = small_starting_at (base);
+  struct zi_object *o = zi_chunks_take (base);
   if (o)
-    {
-      small_unlink (o);
-      return o;
-    }
+    return o;
   root = erase (root, base, &o);
   return o;
 }
@@ -585,7 +373,5 @@ void
 zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg)
 {
   each (root, fn, arg);
-  for (size_t i = 0; small && i <= small_mask; i++)
-    if (small[i].which == 1)
-      fn (small[i].o, arg);
+  zi_chunks_each (fn, arg);
 }

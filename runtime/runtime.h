@@ -312,6 +312,14 @@ void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator) Z
 void zi_heap_untrack (void *p) ZI_HIDDEN;
 void zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
 struct zi_object *zi_heap_at (uintptr_t addr) ZI_HIDDEN;
+/* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes (write lock held,
+   but zi_chunks_at: read lock).  */
+#define ZI_CHUNK_MAX 65536
+int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;
+struct zi_object *zi_chunks_at (uintptr_t addr) ZI_HIDDEN;
+struct zi_object *zi_chunks_take (uintptr_t base) ZI_HIDDEN;
+struct zi_object *zi_chunks_take_overlapping (uintptr_t base, size_t size) ZI_HIDDEN;
+void zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 void zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 /* contexts.c: the node of an allocation by the current context at RA.  */
 const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;

@@ -9,16 +9,20 @@
    unknown memory between them.  Buffers hold periodic stretches (lanes,
    unrolled loops) whose positions walk through objects with several
    strides and jump to other objects in the middle of a stretch, elements
-   that run past their object's end, loads with no address, and noise; they
-   are analysed in two flushes cut at a random entry.
+   that run past their object's end, loads with no address, and noise.
+   Each case is two buffers; between them, in half the cases, objects go
+   away and others take their places (a free and a malloc at the same
+   address).
 
    Compared, exactly: every group's per-kind totals, every object's byte
-   map, granule by granule, and the thread's totals per class of memory.
+   map, granule by granule (also of the objects that went away), and the
+   thread's totals per class of memory.
    Exit status 0 when all are equal.  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "random.h"
 
 /* What analyze_data.c needs of the rest of the runtime.  */
 pthread_rwlock_t zi_objects_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -53,15 +57,6 @@ zi_object_map (struct zi_object *o, int kind)
   return o->map[kind];
 }
 
-static uint64_t rs = 0x2545f4914f6cdd1dull;
-static uint64_t
-rnd (void)
-{
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return rs;
-}
 
 /* The reference's view: per object and kind, one state per granule
    (ZI_MAP_LOADED | ZI_MAP_NONZERO), per group and kind the totals, per
@@ -177,58 +172,122 @@ start_address (const struct zi_thread *t, unsigned n)
     }
 }
 
+/* COUNT entries of class TYPE into BUF, from the current world, each
+   also folded by the reference.  */
+static void
+generate (struct zi_thread *t, enum zi_type type, char *buf, int count)
+{
+  static struct zi_site sites[80];   /* the same sites in every buffer */
+  unsigned stride = zi_entry_bytes (type), n = zi_types[type].elem_bytes;
+  int i = 0;
+  while (i < count)
+    {
+      int P = 1 + rnd () % (rnd () % 2 ? 8 : 70), rows = 1 + rnd () % 60;
+      int key[80];
+      uintptr_t addr[80];
+      int64_t step[80];
+      for (int j = 0; j < P; j++)
+        {
+          key[j] = rnd () % (rnd () % 2 ? 3 : 80);
+          addr[j] = start_address (t, n);
+          /* sequential, backwards, strided, a fixed element, aligned lanes */
+          static const int64_t steps[] = { 1, 1, 1, -1, 4, 0, 2 };
+          step[j] = addr[j] ? steps[rnd () % 7] * (int64_t) n : 0;
+        }
+      for (int r = 0; r < rows && i < count; r++)
+        for (int j = 0; j < P && i < count; j++, i++)
+          {
+            struct zi_entry_wide *e = (struct zi_entry_wide *) (buf + (size_t) i * stride);
+            int noise = rnd () % 80 == 0;
+            if (rnd () % 150 == 0)
+              addr[j] = start_address (t, n);     /* jump in mid-stretch */
+            e->e.site = &sites[noise ? rnd () % 80 : (uint64_t) key[j]];
+            e->e.ctx = NULL;
+            e->e.addr = noise ? start_address (t, n) : addr[j];
+            addr[j] += (uint64_t) step[j];
+            int k = rnd () % 6;
+            e->e.lo = k <= 1 ? 0 : k == 2 ? rnd () >> (rnd () % 64)
+                    : k == 3 ? 1ull << 63 : k == 4 ? 0x3ff0000000000000ull : rnd ();
+            e->hi = k <= 1 || rnd () % 2 ? 0 : rnd () >> (rnd () % 64);
+            /* values narrower than 64 bits are zero-extended (ABI) */
+            if (n < 8)
+              e->e.lo &= (1ull << (8 * n)) - 1;
+            ref_element (t, type, e);
+          }
+    }
+}
+
+static long bad;
+
+/* Object O's map of KIND against the reference's; then both are dropped
+   if DROP (the object goes away).  */
+static void
+check_map (int iter, enum zi_type type, int o, int drop)
+{
+  int kind = zi_types[type].kind;
+  for (size_t g = 0; g < granules (&objs[o]); g++)
+    {
+      const uint64_t *m = objs[o].map[kind];
+      unsigned got = m ? (unsigned) (m[g / 32] >> (2 * (g % 32))) & 3 : 0;
+      unsigned want = ref_state[o][kind] ? ref_state[o][kind][g] : 0;
+      if (got != want)
+        {
+          if (bad++ < 5)
+            printf ("case %d (class %d): object %d (size %zu, shift %u) granule %zu: "
+                    "map %u, expected %u\n", iter, type, o, objs[o].size, objs[o].shift, g,
+                    got, want);
+          break;
+        }
+    }
+  if (drop)
+    {
+      free (objs[o].map[kind]);
+      objs[o].map[kind] = NULL;
+      free (ref_state[o][kind]);
+      ref_state[o][kind] = NULL;
+    }
+}
+
+/* Between two buffers, some objects go away and others take their place
+   (shrunk, in another group, with other granules), as a free and a
+   malloc at the same address do: nothing the analysis learnt in the first
+   buffer may survive into the second.  */
+static void
+mutate (int iter, enum zi_type type)
+{
+  for (int o = 0; o < NOBJ; o++)
+    if (rnd () % 4 == 0)
+      {
+        check_map (iter, type, o, 1);
+        objs[o].size = 1 + rnd () % objs[o].size;
+        objs[o].shift = rnd () % 6 == 0 ? 1 + rnd () % 4 : 0;
+        int heap = objs[o].group->cls == ZI_CLASS_HEAP;
+        objs[o].group = &groups[(heap ? NGROUPS / 2 : 0) + rnd () % (NGROUPS / 2)];
+      }
+}
+
 int
 main (void)
 {
+  rs = 0x2545f4914f6cdd1dull;
   static char buf[48 * 6000];
-  long bad = 0, cases = 0;
+  long cases = 0;
   struct zi_thread *t = calloc (1, sizeof *t);
   for (int iter = 0; iter < 3000; iter++)
     {
       enum zi_type type = (enum zi_type) (rnd () % ZI_OTHER);
-      unsigned stride = zi_entry_bytes (type), n = zi_types[type].elem_bytes;
+      unsigned stride = zi_entry_bytes (type);
       memset (t->data_totals, 0, sizeof t->data_totals);
       new_world (t);
-      int count = rnd () % 6000, i = 0;
-      while (i < count)
-        {
-          int P = 1 + rnd () % (rnd () % 2 ? 8 : 70), rows = 1 + rnd () % 60;
-          static struct zi_site sites[80];
-          int key[80];
-          uintptr_t addr[80];
-          int64_t step[80];
-          for (int j = 0; j < P; j++)
-            {
-              key[j] = rnd () % (rnd () % 2 ? 3 : 80);
-              addr[j] = start_address (t, n);
-              /* sequential, backwards, strided, a fixed element, aligned lanes */
-              static const int64_t steps[] = { 1, 1, 1, -1, 4, 0, 2 };
-              step[j] = addr[j] ? steps[rnd () % 7] * (int64_t) n : 0;
-            }
-          for (int r = 0; r < rows && i < count; r++)
-            for (int j = 0; j < P && i < count; j++, i++)
-              {
-                struct zi_entry_wide *e = (struct zi_entry_wide *) (buf + (size_t) i * stride);
-                int noise = rnd () % 80 == 0;
-                if (rnd () % 150 == 0)
-                  addr[j] = start_address (t, n);     /* jump in mid-stretch */
-                e->e.site = &sites[noise ? rnd () % 80 : (uint64_t) key[j]];
-                e->e.ctx = NULL;
-                e->e.addr = noise ? start_address (t, n) : addr[j];
-                addr[j] += (uint64_t) step[j];
-                int k = rnd () % 6;
-                e->e.lo = k <= 1 ? 0 : k == 2 ? rnd () >> (rnd () % 64)
-                        : k == 3 ? 1ull << 63 : k == 4 ? 0x3ff0000000000000ull : rnd ();
-                e->hi = k <= 1 || rnd () % 2 ? 0 : rnd () >> (rnd () % 64);
-                /* values narrower than 64 bits are zero-extended (ABI) */
-                if (n < 8)
-                  e->e.lo &= (1ull << (8 * n)) - 1;
-                ref_element (t, type, e);
-              }
-        }
-      int cut = count ? rnd () % (count + 1) : 0;
-      zi_analyze_data (t, type, buf, buf + (size_t) cut * stride);
-      zi_analyze_data (t, type, buf + (size_t) cut * stride, buf + (size_t) count * stride);
+      /* Two buffers, with objects changing in between or not.  */
+      int count = rnd () % 3000;
+      generate (t, type, buf, count);
+      zi_analyze_data (t, type, buf, buf + (size_t) count * stride);
+      if (rnd () % 2)
+        mutate (iter, type);
+      count = rnd () % 3000;
+      generate (t, type, buf, count);
+      zi_analyze_data (t, type, buf, buf + (size_t) count * stride);
       cases++;
       int kind = zi_types[type].kind;
       for (int g = 0; g < NGROUPS; g++)
@@ -245,20 +304,7 @@ main (void)
                   type, c, t->data_totals[c][kind].elements, ref_class[c][kind].elements,
                   t->data_totals[c][kind].bytes, ref_class[c][kind].bytes);
       for (int o = 0; o < NOBJ; o++)
-        for (size_t g = 0; g < granules (&objs[o]); g++)
-          {
-            const uint64_t *m = objs[o].map[kind];
-            unsigned got = m ? (unsigned) (m[g / 32] >> (2 * (g % 32))) & 3 : 0;
-            unsigned want = ref_state[o][kind] ? ref_state[o][kind][g] : 0;
-            if (got != want)
-              {
-                if (bad++ < 5)
-                  printf ("case %d (class %d): object %d (size %zu, shift %u) granule %zu: "
-                          "map %u, expected %u\n", iter, type, o, objs[o].size, objs[o].shift,
-                          g, got, want);
-                break;
-              }
-          }
+        check_map (iter, type, o, 0);
     }
   printf ("%ld cases, %ld mismatches\n", cases, bad);
   return bad != 0;

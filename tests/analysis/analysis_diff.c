@@ -9,21 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "random.h"
 
 struct zi_config zi_config = { .contexts = 1 };
 void zi_warn (const char *fmt, ...) { (void) fmt; }
 
 #define NSITES 300
 static struct zi_site sites[NSITES];
-static uint64_t rs = 0x9e3779b97f4a7c15ull;
-static uint64_t
-rnd (void)
-{
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return rs;
-}
 
 /* SPEC §3, one element.  */
 static void
@@ -70,6 +62,7 @@ reference (struct zi_table *tab, enum zi_type type, const char *p, const char *e
 int
 main (void)
 {
+  rs = 0x9e3779b97f4a7c15ull;
   static char buf[48 * 6000];
   long bad = 0, cases = 0;
   for (int iter = 0; iter < 4000; iter++)

@@ -1,0 +1,250 @@
+/* chunks.c - live heap blocks of up to ZI_CHUNK_MAX bytes, found by
+   address through hash tables of chunks (heap.c keeps larger blocks in a
+   tree, and everything else about blocks).
+
+   There are three tables (tiers), for blocks of at most 256 bytes, 4 KiB
+   and 64 KiB; a tier's chunk is its size limit, so a block spans one or
+   two chunks of its tier.  Each table is open addressing with linear
+   probing, keyed by chunk: a block has a slot in the probe run of each of
+   its chunks, and the slot holds the block's range.  Finding the block at
+   an address reads a few adjacent slots (the blocks of one chunk sit
+   together; a chunk holds at most about 16 blocks of its tier) and
+   touches no block until it has found it: one or two cache misses where a
+   search tree takes one per level.  A table is at most three quarters
+   full; deleting moves later slots of the run back (no tombstones).
+   Memory: one or two 24-byte slots per block.  All calls hold the
+   objects' write lock, except zi_chunks_at (read lock).  */
+#include <stdlib.h>
+#include "runtime.h"
+
+struct slot {
+  uintptr_t base;
+  uint32_t size;
+  uint32_t which;            /* 0: empty; 1: the block's first chunk; 2: its second */
+  struct zi_object *o;
+};
+struct table {
+  unsigned shift;            /* chunks of 1 << shift bytes; blocks of at most that */
+  struct slot *slots;        /* mask + 1 of them, NULL until the first block */
+  size_t mask, blocks, used;
+};
+#define TIERS 3
+static struct table tiers[TIERS] = { { .shift = 8 }, { .shift = 12 }, { .shift = 16 } };
+_Static_assert (ZI_CHUNK_MAX == 1 << 16, "the last tier's chunk");
+
+/* The tier for a block of SIZE bytes, or NULL (larger than ZI_CHUNK_MAX).  */
+static struct table *
+tier_for (size_t size)
+{
+  for (int k = 0; k < TIERS; k++)
+    if (size <= (size_t) 1 << tiers[k].shift)
+      return &tiers[k];
+  return NULL;
+}
+
+/* Where the probe run of CHUNK starts in a table of MASK + 1 slots.  */
+static size_t
+home (uintptr_t chunk, size_t mask)
+{
+  uint64_t h = (uint64_t) chunk * 0x9e3779b97f4a7c15ull;
+  return (size_t) (h ^ (h >> 31)) & mask;
+}
+
+/* The chunk slot S of T stands for.  */
+static uintptr_t
+slot_chunk (const struct table *t, const struct slot *s)
+{
+  return (s->base >> t->shift) + (s->which - 1);
+}
+
+/* The chunks of a block at BASE of SIZE bytes in T (*C1 == *C0 if one).  */
+static void
+chunks_of (const struct table *t, uintptr_t base, size_t size, uintptr_t *c0, uintptr_t *c1)
+{
+  *c0 = base >> t->shift;
+  *c1 = (base + (size ? size - 1 : 0)) >> t->shift;
+}
+
+static void
+put (const struct table *t, struct slot *slots, size_t mask, const struct slot *s)
+{
+  size_t i = home (slot_chunk (t, s), mask);
+  while (slots[i].which)
+    i = (i + 1) & mask;
+  slots[i] = *s;
+}
+
+/* Empty slot I of T, moving later slots of its run back into the hole
+   when their home is not between the hole and them.  */
+static void
+delete_slot (struct table *t, size_t i)
+{
+  for (size_t j = (i + 1) & t->mask; t->slots[j].which; j = (j + 1) & t->mask)
+    {
+      size_t h = home (slot_chunk (t, &t->slots[j]), t->mask);
+      if (((j - h) & t->mask) >= ((j - i) & t->mask))
+        {
+          t->slots[i] = t->slots[j];
+          i = j;
+        }
+    }
+  t->slots[i].which = 0;
+  t->used--;
+}
+
+/* Remove the slot of block O for chunk C from T.  */
+static void
+remove_slot (struct table *t, const struct zi_object *o, uintptr_t c)
+{
+  for (size_t i = home (c, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
+    if (t->slots[i].o == o && slot_chunk (t, &t->slots[i]) == c)
+      {
+        delete_slot (t, i);
+        return;
+      }
+}
+
+/* Remove block O (in T).  */
+static void
+unlink_block (struct table *t, const struct zi_object *o)
+{
+  uintptr_t c0, c1;
+  chunks_of (t, o->base, o->size, &c0, &c1);
+  remove_slot (t, o, c0);
+  if (c1 != c0)
+    remove_slot (t, o, c1);
+  t->blocks--;
+}
+
+/* Add block O (at most ZI_CHUNK_MAX bytes).  0 if memory ran out (O is
+   not added).  */
+int
+zi_chunks_insert (struct zi_object *o)
+{
+  struct table *t = tier_for (o->size);
+  if (4 * (t->used + 2) > 3 * (t->slots ? t->mask + 1 : 0))
+    {
+      size_t n = t->slots ? 2 * (t->mask + 1) : 4096;
+      struct slot *slots = calloc (n, sizeof *slots);
+      if (!slots)
+        return 0;
+      for (size_t i = 0; t->slots && i <= t->mask; i++)
+        if (t->slots[i].which)
+          put (t, slots, n - 1, &t->slots[i]);
+      free (t->slots);
+      t->slots = slots;
+      t->mask = n - 1;
+    }
+  uintptr_t c0, c1;
+  chunks_of (t, o->base, o->size, &c0, &c1);
+  struct slot s = { o->base, (uint32_t) o->size, 1, o };
+  put (t, t->slots, t->mask, &s);
+  t->used++;
+  if (c1 != c0)
+    {
+      s.which = 2;
+      put (t, t->slots, t->mask, &s);
+      t->used++;
+    }
+  t->blocks++;
+  return 1;
+}
+
+/* The block holding ADDR, or NULL.  */
+struct zi_object *
+zi_chunks_at (uintptr_t addr)
+{
+  for (int k = 0; k < TIERS; k++)
+    {
+      const struct table *t = &tiers[k];
+      if (!t->blocks)
+        continue;
+      uintptr_t c = addr >> t->shift;
+      for (size_t i = home (c, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
+        if (addr - t->slots[i].base < t->slots[i].size && slot_chunk (t, &t->slots[i]) == c)
+          return t->slots[i].o;
+    }
+  return NULL;
+}
+
+/* Remove the block starting at BASE and return it, or NULL.  */
+struct zi_object *
+zi_chunks_take (uintptr_t base)
+{
+  for (int k = 0; k < TIERS; k++)
+    {
+      struct table *t = &tiers[k];
+      if (!t->blocks)
+        continue;
+      for (size_t i = home (base >> t->shift, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
+        if (t->slots[i].base == base && t->slots[i].which == 1)
+          {
+            struct zi_object *o = t->slots[i].o;
+            unlink_block (t, o);
+            return o;
+          }
+    }
+  return NULL;
+}
+
+/* Does slot S's block overlap [BASE, END)?  (A block of 0 bytes counts
+   as one byte.)  */
+static int
+overlaps (const struct slot *s, uintptr_t base, uintptr_t end)
+{
+  return s->base < end && base < s->base + (s->size ? s->size : 1);
+}
+
+/* Remove one block that overlaps [BASE, BASE+SIZE) and return it, or NULL
+   if there is none.  Each tier's probe runs of the range's chunks are
+   searched, or all its slots if the range has more chunks than the table
+   has slots.  */
+struct zi_object *
+zi_chunks_take_overlapping (uintptr_t base, size_t size)
+{
+  uintptr_t end = base + (size ? size : 1);
+  for (int k = 0; k < TIERS; k++)
+    {
+      struct table *t = &tiers[k];
+      if (!t->blocks)
+        continue;
+      size_t found = (size_t) -1;
+      uintptr_t first = base >> t->shift, last = (end - 1) >> t->shift;
+      if (last - first < t->mask)
+        {
+          for (uintptr_t c = first; c <= last && found == (size_t) -1; c++)
+            for (size_t i = home (c, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
+              if (slot_chunk (t, &t->slots[i]) == c && overlaps (&t->slots[i], base, end))
+                {
+                  found = i;
+                  break;
+                }
+        }
+      else
+        {
+          for (size_t i = 0; i <= t->mask; i++)
+            if (t->slots[i].which && overlaps (&t->slots[i], base, end))
+              {
+                found = i;
+                break;
+              }
+        }
+      if (found != (size_t) -1)
+        {
+          struct zi_object *o = t->slots[found].o;
+          unlink_block (t, o);
+          return o;
+        }
+    }
+  return NULL;
+}
+
+/* Call FN for every block.  */
+void
+zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg)
+{
+  for (int k = 0; k < TIERS; k++)
+    for (size_t i = 0; tiers[k].slots && i <= tiers[k].mask; i++)
+      if (tiers[k].slots[i].which == 1)
+        fn (tiers[k].slots[i].o, arg);
+}
