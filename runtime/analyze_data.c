@@ -14,6 +14,7 @@
    object (or stack range) spares most lookups, and counter updates are
    batched per group (added atomically at the end: several threads may
    read one object).  */
+#include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
 #include "period.h"
@@ -138,7 +139,14 @@ classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintp
   return ZI_CLASS_UNKNOWN;
 }
 
-#define SITE_SETS 64
+/* The site cache: one line per set.  A thread keeps its cache from
+   buffer to buffer (zi_thread.data_cache), empty in between: the lines a
+   buffer filled are listed, retired and emptied at its end, so that a
+   buffer costs nothing for the lines it did not use (programs that free
+   often flush small buffers often).  Large, because an irregular program
+   (a database engine) interleaves loads of thousands of sites.  */
+#define SITE_SETS 1024
+#define SMALL_SETS 16     /* a cache on the stack, when there is no other */
 #define PENDING 16
 
 /* The last place a site's loads went, and what they added since.  */
@@ -150,6 +158,13 @@ struct site_line {
   unsigned shift;
   enum zi_class cls;
   uint64_t elements, redundant_bytes, zero_elements;
+};
+
+struct site_cache {
+  size_t mask;               /* sets - 1 */
+  unsigned nfilled;
+  uint16_t *filled;          /* the sets filled in this buffer */
+  struct site_line *line;
 };
 
 struct pending {
@@ -212,13 +227,16 @@ value_metrics (uint64_t lo, uint64_t hi, int is_float, unsigned bytes, uint64_t 
    ADDR): the cached one if the element is in its object, else the line
    retired and filled anew.  */
 static inline __attribute__ ((always_inline)) struct site_line *
-site_line_for (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
+site_line_for (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
                struct pending *pend, int kind, unsigned bytes, const struct zi_entry *e,
                uintptr_t addr)
 {
-  struct site_line *s = &sites[((uintptr_t) e->site >> 4) & (SITE_SETS - 1)];
+  size_t set = (size_t) (((uintptr_t) e->site * 0x9e3779b97f4a7c15ull) >> 40) & sc->mask;
+  struct site_line *s = &sc->line[set];
   if (__builtin_expect (s->site != e->site || addr - s->lo >= s->span, 0))
     {
+      if (!s->site)
+        sc->filled[sc->nfilled++] = (uint16_t) set;
       retire (s, cls, pend, kind, bytes);
       uintptr_t hi_addr;
       s->site = e->site;
@@ -236,7 +254,7 @@ site_line_for (struct zi_thread *t, struct site_line *sites, struct zi_totals *c
    works on a copy of its site's cache line, so no lookup is made per
    element; its counts go to the object's group at the end.  */
 static inline __attribute__ ((always_inline)) void
-data_stretch (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
+data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
               struct pending *pend, const char **pp, const char *end, const unsigned P,
               int is_float, unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo,
               uint64_t sign_hi)
@@ -249,7 +267,7 @@ data_stretch (struct zi_thread *t, struct site_line *sites, struct zi_totals *cl
   for (unsigned j = 0; j < P; j++)
     {
       const struct zi_entry *e = (const struct zi_entry *) (row0 + j * stride);
-      pos[j] = *site_line_for (t, sites, cls, pend, kind, bytes, e, (uintptr_t) e->addr);
+      pos[j] = *site_line_for (t, sc, cls, pend, kind, bytes, e, (uintptr_t) e->addr);
       pos[j].elements = pos[j].redundant_bytes = pos[j].zero_elements = 0;
       red[j] = zero[j] = 0;
     }
@@ -301,7 +319,7 @@ data_stretch (struct zi_thread *t, struct site_line *sites, struct zi_totals *cl
 
 /* One element on its own, at P.  */
 static inline __attribute__ ((always_inline)) void
-data_entry (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
+data_entry (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
             struct pending *pend, const char *p, int is_float, unsigned bytes, int wide,
             uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
@@ -311,7 +329,7 @@ data_entry (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
   unsigned red, zero;
   value_metrics (lo, hi, is_float, bytes, sign_lo, sign_hi, &red, &zero);
   uintptr_t addr = (uintptr_t) e->addr;
-  struct site_line *s = site_line_for (t, sites, cls, pend, kind, bytes, e, addr);
+  struct site_line *s = site_line_for (t, sc, cls, pend, kind, bytes, e, addr);
   s->elements++;
   s->redundant_bytes += is_float ? zero * bytes : red;
   s->zero_elements += zero;
@@ -320,29 +338,33 @@ data_entry (struct zi_thread *t, struct site_line *sites, struct zi_totals *cls,
 }
 
 static inline __attribute__ ((always_inline)) void
-data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, unsigned bytes,
-           int wide, uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
+data_loop (struct zi_thread *t, struct site_cache *sc, const char *p, const char *end,
+           int is_float, unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo,
+           uint64_t sign_hi)
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
   const int kind = is_float ? ZI_KIND_FLOAT : ZI_KIND_INT;
-  struct site_line sites[SITE_SETS];
   struct pending pend[PENDING];
   struct zi_totals cls[ZI_NCLASSES];
-  memset (sites, 0, sizeof sites);
   memset (pend, 0, sizeof pend);
   memset (cls, 0, sizeof cls);
 #define STRETCH(P)                                                                      \
-  data_stretch (t, sites, cls, pend, &p, end, P, is_float, bytes, wide, hi_mask, sign_lo, \
+  data_stretch (t, sc, cls, pend, &p, end, P, is_float, bytes, wide, hi_mask, sign_lo, \
                 sign_hi)
 #define ALONE(Q)                                                                       \
-  data_entry (t, sites, cls, pend, (Q), is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
+  data_entry (t, sc, cls, pend, (Q), is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
   /* As analyze.c, but keyed by site only: objects do not depend on the
      calling context.  */
   ZI_FOLD_BUFFER (p, end, stride, 0, STRETCH, ALONE);
 #undef ALONE
 #undef STRETCH
-  for (int i = 0; i < SITE_SETS; i++)
-    retire (&sites[i], cls, pend, kind, bytes);
+  for (unsigned i = 0; i < sc->nfilled; i++)
+    {
+      struct site_line *s = &sc->line[sc->filled[i]];
+      retire (s, cls, pend, kind, bytes);
+      s->site = NULL;
+    }
+  sc->nfilled = 0;
   for (int i = 0; i < PENDING; i++)
     commit (&pend[i], kind);
   for (int i = 0; i < ZI_NCLASSES; i++)
@@ -350,11 +372,12 @@ data_loop (struct zi_thread *t, const char *p, const char *end, int is_float, un
 }
 
 #define ANALYZER(NAME, CLASS, ...)                                     \
-  static void data_##NAME (struct zi_thread *t, const char *b, const char *e) \
-  { data_loop (t, b, e, __VA_ARGS__); }
+  static void data_##NAME (struct zi_thread *t, struct site_cache *sc, const char *b, \
+                           const char *e)                               \
+  { data_loop (t, sc, b, e, __VA_ARGS__); }
 ZI_VALUE_CLASSES (ANALYZER)
 
-typedef void analyzer_fn (struct zi_thread *, const char *, const char *);
+typedef void analyzer_fn (struct zi_thread *, struct site_cache *, const char *, const char *);
 #define ENTRY(NAME, CLASS, ...) [CLASS] = data_##NAME,
 static analyzer_fn *const analyzers[ZI_NTYPES] = { ZI_VALUE_CLASSES (ENTRY) };
 #undef ENTRY
@@ -366,8 +389,31 @@ zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, cons
 {
   if (!analyzers[type] || begin == end)
     return;
+  /* The thread's own cache; a small one on the stack for another
+     thread's buffer (flushed at exit while it may run) or without memory.  */
+  struct site_cache *sc = zi_thread_is_self (t) ? t->data_cache : NULL, small;
+  struct site_line small_lines[SMALL_SETS];
+  uint16_t small_filled[SMALL_SETS];
+  if (!sc && zi_thread_is_self (t))
+    {
+      char *block = calloc (1, sizeof *sc + SITE_SETS * (sizeof *sc->line + sizeof *sc->filled));
+      if (block)
+        {
+          sc = (struct site_cache *) block;
+          sc->mask = SITE_SETS - 1;
+          sc->line = (struct site_line *) (block + sizeof *sc);
+          sc->filled = (uint16_t *) (sc->line + SITE_SETS);
+          t->data_cache = sc;
+        }
+    }
+  if (!sc)
+    {
+      memset (small_lines, 0, sizeof small_lines);
+      small = (struct site_cache) { SMALL_SETS - 1, 0, small_filled, small_lines };
+      sc = &small;
+    }
   zi_statics_refresh ();
   pthread_rwlock_rdlock (&zi_objects_lock);
-  analyzers[type] (t, begin, end);
+  analyzers[type] (t, sc, begin, end);
   pthread_rwlock_unlock (&zi_objects_lock);
 }

@@ -155,6 +155,7 @@ struct zi_thread {
   /* data mode: elements by class of memory (static, heap, stack, unknown)
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
+  void *data_cache;                  /* analyze_data.c's site cache, kept between buffers */
   int ended;
   struct zi_thread *next;
 };
@@ -163,6 +164,7 @@ extern uintptr_t zi_main_stack_lo, zi_main_stack_hi ZI_HIDDEN;   /* data mode */
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
+int zi_thread_is_self (const struct zi_thread *t) ZI_HIDDEN;
 /* Non-zero while this thread runs runtime code.  The runtime's own calls
    may reach instrumented code (a program that defines memset, a signal
    handler): entry points then return at once, and what such code loads is

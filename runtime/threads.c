@@ -134,6 +134,13 @@ zi_thread_self (void)
   return self ? self : register_thread ();
 }
 
+/* Is T the calling thread's own?  */
+int
+zi_thread_is_self (const struct zi_thread *t)
+{
+  return t == self;
+}
+
 static size_t
 buffer_bytes (const struct zi_thread *t, unsigned type)
 {
@@ -304,6 +311,8 @@ thread_ended (void *arg)
   zi_table_free (&t->counters);
   t->ended = 1;
   pthread_mutex_unlock (&zi_lock);
+  free (t->data_cache);
+  t->data_cache = NULL;
   for (unsigned type = 0; type < ZI_NTYPES; type++)
     {
       if (t->buf[type])
@@ -329,6 +338,7 @@ zi_threads_after_fork_child (void)
         if (t->buf[type])
           munmap (t->buf[type], buffer_bytes (t, type));
       zi_table_free (&t->counters);
+      free (t->data_cache);
       free (t);
     }
   zi_table_free (&zi_ended_counters);
