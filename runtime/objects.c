@@ -256,7 +256,8 @@ zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shi
   if (dst->shift == shift)
     {
       for (size_t w = 0; w < map_words (granules); w++)
-        dst->bits[w] |= bits[w];
+        if (bits[w])
+          dst->bits[w] |= bits[w];   /* untouched map pages stay untouched */
       return;
     }
   unsigned d = dst->shift - shift;
@@ -264,7 +265,8 @@ zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shi
     {
       uint64_t s = (bits[g / 32] >> (2 * (g % 32))) & 3;
       size_t to = g >> d;
-      dst->bits[to / 32] |= s << (2 * (to % 32));
+      if (s)
+        dst->bits[to / 32] |= s << (2 * (to % 32));
     }
 }
 
