@@ -87,15 +87,10 @@ fold (struct acc *a, const char *p, int is_float, unsigned bytes, int wide, uint
 {
   uint64_t lo = ((const struct zi_entry *) p)->lo;
   uint64_t hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
-  if (is_float)
-    /* redundant bytes = zero elements * bytes: derived at report time */
-    a->zero += ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
-  else
-    {
-      unsigned red = zi_int_redundant (lo, hi, bytes);
-      a->red += red;
-      a->zero += red == bytes;
-    }
+  unsigned red, zero;
+  zi_element_rule (lo, hi, is_float, bytes, sign_lo, sign_hi, &red, &zero);
+  a->zero += zero;
+  a->red += red;     /* 0 for floats: derived at report time */
   a->or_lo |= lo;
   if (wide)
     a->or_hi |= hi;
@@ -114,7 +109,7 @@ add_acc (struct zi_counters *c, const struct acc *a, uint64_t n, int is_float, i
 }
 
 /* Fold the stretch of rows of P entries from *PP whose keys repeat those
-   of the first row (which the caller checked against the second).  */
+   of the first row (period.h).  */
 static inline __attribute__ ((always_inline)) void
 stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *end,
          const unsigned P, int contexts, int is_float, unsigned bytes, int wide,
@@ -125,50 +120,19 @@ stretch (struct zi_thread *t, struct cache *cache, const char **pp, const char *
   struct acc acc[ZI_MAX_PERIOD];
   for (unsigned j = 0; j < P; j++)
     acc[j] = (struct acc) { 0, 0, 0, 0 };
-  uint64_t rows = 0;
-  /* The first row is the reference; every later row must match it.  */
+  /* The first row is the reference (the caller checked the second
+     against it); every later row must match it.  */
 #pragma GCC unroll 4
   for (unsigned j = 0; j < P; j++)
     fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
-  rows++;
+  uint64_t rows = 1;
   p += P * stride;
   unsigned partial = 0;      /* entries of a last, incomplete row */
-  while ((size_t) (end - p) >= P * stride)
-    {
-      if (P <= 4)
-        {
-          /* Check the row, then fold it.  */
-          int ok = 1;
-#pragma GCC unroll 4
-          for (unsigned j = 0; j < P; j++)
-            ok &= zi_same_key (p + j * stride, row0 + j * stride, contexts);
-          if (!ok)
-            break;
-#pragma GCC unroll 4
-          for (unsigned j = 0; j < P; j++)
-            fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
-        }
-      else
-        {
-          /* One pass: an entry of another key ends the stretch after
-             the entries before it in its row.  */
-          unsigned j;
-          for (j = 0; j < P; j++)
-            {
-              if (!zi_same_key (p + j * stride, row0 + j * stride, contexts))
-                break;
-              fold (&acc[j], p + j * stride, is_float, bytes, wide, hi_mask, sign_lo, sign_hi);
-            }
-          if (j < P)
-            {
-              partial = j;
-              p += j * stride;
-              break;
-            }
-        }
-      rows++;
-      p += P * stride;
-    }
+#define IN(J, Q) zi_same_key ((Q), row0 + (J) * stride, contexts)
+#define FOLD(J, Q) fold (&acc[J], (Q), is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
+  ZI_FOLD_ROWS (p, end, P, stride, IN, FOLD, rows, partial);
+#undef IN
+#undef FOLD
   /* Counters of each position; a lookup may grow the table and move the
      cells found before it, so look them up again until none moved.  */
   struct zi_counters *c[ZI_MAX_PERIOD];

@@ -10,10 +10,11 @@
    marked.  Aggregate copies (ZI_OTHER) have no values: not counted here.
 
    The objects' lock is held (read side) for the whole buffer.  Loads of
-   one site usually hit one object, so a small per-site cache of the last
-   object (or stack range) spares most lookups, and counter updates are
-   batched per group (added atomically at the end: several threads may
-   read one object).  */
+   one site usually hit one object, so a per-site cache of the last object
+   (or stack range) spares most lookups; in periodic stretches of the
+   buffer (period.h) each position's object is taken from it once per
+   stretch.  Counter updates are batched per group (added atomically at
+   the end: several threads may read one object).  */
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
@@ -205,25 +206,7 @@ retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int ki
   zi_totals_add (&q->d, &d);
 }
 
-/* The value rule of analyze.c for one element: *RED redundant bytes (for
-   floats, added at the end: zero elements * bytes), *ZERO a zero element.  */
-static inline __attribute__ ((always_inline)) void
-value_metrics (uint64_t lo, uint64_t hi, int is_float, unsigned bytes, uint64_t sign_lo,
-               uint64_t sign_hi, unsigned *red, unsigned *zero)
-{
-  if (is_float)
-    {
-      *zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
-      *red = 0;
-    }
-  else
-    {
-      *red = zi_int_redundant (lo, hi, bytes);
-      *zero = *red == bytes;
-    }
-}
-
-/* The line of site cache SITES for the element at E (its site, address
+/* The line of site cache SC for the element at E (its site, address
    ADDR): the cached one if the element is in its object, else the line
    retired and filled anew.  */
 static inline __attribute__ ((always_inline)) struct site_line *
@@ -271,40 +254,31 @@ data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
       pos[j].elements = pos[j].redundant_bytes = pos[j].zero_elements = 0;
       red[j] = zero[j] = 0;
     }
-  /* One element at position J, at Q; false if it leaves the stretch.  */
-#define IN_STRETCH(J, Q)                                                                (zi_same_key ((Q), row0 + (J) * stride, 0)                                             & (((const struct zi_entry *) (Q))->addr - pos[J].lo < pos[J].span))
-#define FOLD(J, Q)                                                                      do                                                                                      {                                                                                       const struct zi_entry *e_ = (const struct zi_entry *) (Q);                            uint64_t lo_ = e_->lo, hi_ = wide ? ((const struct zi_entry_wide *) e_)->hi & hi_mask : 0;       unsigned r_, z_;                                                                      value_metrics (lo_, hi_, is_float, bytes, sign_lo, sign_hi, &r_, &z_);               red[J] += r_;                                                                         zero[J] += z_;                                                                        if (pos[J].map)                                                                         {                                                                                       size_t off_ = e_->addr - pos[J].lo;                                                   mark (pos[J].shift, pos[J].map, off_, pos[J].span - off_, bytes, lo_, hi_);         }                                                                                 }                                                                                   while (0)
+  /* Entry J of a row, at Q, still belongs to position J: same site, in
+     the same object.  */
+#define IN_STRETCH(J, Q)                                                               \
+  (zi_same_key ((Q), row0 + (J) * stride, 0)                                           \
+   & (((const struct zi_entry *) (Q))->addr - pos[J].lo < pos[J].span))
+#define FOLD(J, Q)                                                                     \
+  do                                                                                   \
+    {                                                                                  \
+      const struct zi_entry *e_ = (const struct zi_entry *) (Q);                       \
+      uint64_t lo_ = e_->lo;                                                           \
+      uint64_t hi_ = wide ? ((const struct zi_entry_wide *) e_)->hi & hi_mask : 0;     \
+      unsigned r_, z_;                                                                 \
+      zi_element_rule (lo_, hi_, is_float, bytes, sign_lo, sign_hi, &r_, &z_);         \
+      red[J] += r_;                                                                    \
+      zero[J] += z_;                                                                   \
+      if (pos[J].map)                                                                  \
+        {                                                                              \
+          size_t off_ = e_->addr - pos[J].lo;                                          \
+          mark (pos[J].shift, pos[J].map, off_, pos[J].span - off_, bytes, lo_, hi_);  \
+        }                                                                              \
+    }                                                                                  \
+  while (0)
   uint64_t rows = 0;
   unsigned partial = 0;      /* entries of a last, incomplete row */
-  while ((size_t) (end - p) >= P * stride)
-    {
-      if (P <= 4)
-        {
-          int ok = 1;
-#pragma GCC unroll 4
-          for (unsigned j = 0; j < P; j++)
-            ok &= IN_STRETCH (j, p + j * stride);
-          if (!ok)
-            break;
-#pragma GCC unroll 4
-          for (unsigned j = 0; j < P; j++)
-            FOLD (j, p + j * stride);
-        }
-      else
-        {
-          unsigned j;
-          for (j = 0; j < P && IN_STRETCH (j, p + j * stride); j++)
-            FOLD (j, p + j * stride);
-          if (j < P)
-            {
-              partial = j;
-              p += j * stride;
-              break;
-            }
-        }
-      rows++;
-      p += P * stride;
-    }
+  ZI_FOLD_ROWS (p, end, P, stride, IN_STRETCH, FOLD, rows, partial);
 #undef IN_STRETCH
 #undef FOLD
   for (unsigned j = 0; j < P; j++)
@@ -327,7 +301,7 @@ data_entry (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
   const int kind = is_float ? ZI_KIND_FLOAT : ZI_KIND_INT;
   uint64_t lo = e->lo, hi = wide ? ((const struct zi_entry_wide *) p)->hi & hi_mask : 0;
   unsigned red, zero;
-  value_metrics (lo, hi, is_float, bytes, sign_lo, sign_hi, &red, &zero);
+  zi_element_rule (lo, hi, is_float, bytes, sign_lo, sign_hi, &red, &zero);
   uintptr_t addr = (uintptr_t) e->addr;
   struct site_line *s = site_line_for (t, sc, cls, pend, kind, bytes, e, addr);
   s->elements++;
@@ -391,10 +365,11 @@ zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, cons
     return;
   /* The thread's own cache; a small one on the stack for another
      thread's buffer (flushed at exit while it may run) or without memory.  */
-  struct site_cache *sc = zi_thread_is_self (t) ? t->data_cache : NULL, small;
+  int own = zi_thread_is_self (t);
+  struct site_cache *sc = own ? t->data_cache : NULL, small;
   struct site_line small_lines[SMALL_SETS];
   uint16_t small_filled[SMALL_SETS];
-  if (!sc && zi_thread_is_self (t))
+  if (own && !sc)
     {
       char *block = calloc (1, sizeof *sc + SITE_SETS * (sizeof *sc->line + sizeof *sc->filled));
       if (block)

@@ -90,4 +90,46 @@ zi_find_period (const char *p, size_t left, unsigned stride, int contexts)
     }                                                                                    \
   while (0)
 
+/* The rows of a stretch of period N, from the entry at P (a variable,
+   left after them) to END, entries of STRIDE bytes: entry J of a row must
+   pass IN (J, Q) -- it still belongs to position J; Q is its address --
+   and is then folded by FOLD (J, Q).  Rows of at most 4 entries are
+   checked whole, then folded (unrolled); in a longer row, an entry that
+   fails ends the stretch after the entries before it, whose number goes
+   to PARTIAL.  ROWS counts the whole rows.  */
+#define ZI_FOLD_ROWS(P, END, N, STRIDE, IN, FOLD, ROWS, PARTIAL)                       \
+  do                                                                                   \
+    {                                                                                  \
+      while ((size_t) ((END) - (P)) >= (N) * (STRIDE))                                 \
+        {                                                                              \
+          if ((N) <= 4)                                                                \
+            {                                                                          \
+              int ok_ = 1;                                                             \
+              _Pragma ("GCC unroll 4")                                                 \
+              for (unsigned j_ = 0; j_ < (N); j_++)                                    \
+                ok_ &= IN (j_, (P) + j_ * (STRIDE));                                   \
+              if (!ok_)                                                                \
+                break;                                                                 \
+              _Pragma ("GCC unroll 4")                                                 \
+              for (unsigned j_ = 0; j_ < (N); j_++)                                    \
+                FOLD (j_, (P) + j_ * (STRIDE));                                        \
+            }                                                                          \
+          else                                                                         \
+            {                                                                          \
+              unsigned j_;                                                             \
+              for (j_ = 0; j_ < (N) && IN (j_, (P) + j_ * (STRIDE)); j_++)             \
+                FOLD (j_, (P) + j_ * (STRIDE));                                        \
+              if (j_ < (N))                                                            \
+                {                                                                      \
+                  (PARTIAL) = j_;                                                      \
+                  (P) += j_ * (STRIDE);                                                \
+                  break;                                                               \
+                }                                                                      \
+            }                                                                          \
+          (ROWS)++;                                                                    \
+          (P) += (N) * (STRIDE);                                                       \
+        }                                                                              \
+    }                                                                                  \
+  while (0)
+
 #endif

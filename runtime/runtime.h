@@ -223,6 +223,27 @@ zi_int_redundant (uint64_t lo, uint64_t hi, unsigned bytes)
   return lo ? (__builtin_clzll (lo) >> 3) - (8 - bytes) : bytes;
 }
 
+/* SPEC §3 for one element of BYTES bytes, value LO (and HI for 16-byte
+   elements): *ZERO whether it is a zero element -- for floats, every bit
+   but the sign (SIGN_LO, SIGN_HI) zero -- and *RED its redundant bytes for
+   integers (0 for floats, whose redundant bytes are zero elements * BYTES,
+   derived where they are added up).  */
+static inline __attribute__ ((always_inline)) void
+zi_element_rule (uint64_t lo, uint64_t hi, int is_float, unsigned bytes, uint64_t sign_lo,
+                 uint64_t sign_hi, unsigned *red, unsigned *zero)
+{
+  if (is_float)
+    {
+      *zero = ((lo & ~sign_lo) | (hi & ~sign_hi)) == 0;
+      *red = 0;
+    }
+  else
+    {
+      *red = zi_int_redundant (lo, hi, bytes);
+      *zero = *red == bytes;
+    }
+}
+
 /* analyze.c */
 void zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
     ZI_HIDDEN;
