@@ -23,6 +23,7 @@
 #include <string.h>
 #include "runtime.h"
 #include "random.h"
+#include "reference.h"
 
 /* What analyze_data.c needs of the rest of the runtime.  */
 pthread_rwlock_t zi_objects_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -75,28 +76,10 @@ ref_element (const struct zi_thread *t, enum zi_type type, const struct zi_entry
   const struct zi_type_info *ti = &zi_types[type];
   unsigned n = ti->elem_bytes, kind = ti->kind;
   unsigned char b[16];
-  uint64_t lo = e->e.lo, hi = ZI_WIDE_TYPE (type) ? e->hi : 0;
-  if (type == ZI_F80)
-    hi &= 0xffff;
-  memcpy (b, &lo, 8);
-  memcpy (b + 8, &hi, 8);
-  /* SPEC §3: integers count leading zero bytes, floats zero elements
-     (every bit but the sign zero), redundant in full.  */
-  unsigned red = 0, zero;
-  if (kind == ZI_KIND_FLOAT)
-    {
-      zero = 1;
-      for (unsigned k = 0; k < n; k++)
-        if (b[k] & (k == n - 1 ? 0x7f : 0xff))
-          zero = 0;
-      red = zero ? n : 0;
-    }
-  else
-    {
-      while (red < n && b[n - 1 - red] == 0)
-        red++;
-      zero = red == n;
-    }
+  uint64_t lo, hi;
+  ref_value (type, e, &lo, &hi, b);
+  unsigned red, zero;
+  ref_rule (type, b, &red, &zero);
   struct zi_totals d = { 1, n, red, zero };
   uintptr_t a = e->e.addr;
   struct zi_object *o = NULL;

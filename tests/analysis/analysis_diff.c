@@ -10,6 +10,7 @@
 #include <string.h>
 #include "runtime.h"
 #include "random.h"
+#include "reference.h"
 
 struct zi_config zi_config = { .contexts = 1 };
 void zi_warn (const char *fmt, ...) { (void) fmt; }
@@ -22,40 +23,25 @@ static void
 reference (struct zi_table *tab, enum zi_type type, const char *p, const char *end)
 {
   const struct zi_type_info *ti = &zi_types[type];
-  unsigned stride = zi_entry_bytes (type), n = ti->elem_bytes;
+  unsigned stride = zi_entry_bytes (type);
   for (; p < end; p += stride)
     {
       const struct zi_entry_wide *e = (const struct zi_entry_wide *) p;
       struct zi_counters *c = zi_table_get (tab, zi_site_slot (e->e.site),
                                             zi_config.contexts ? e->e.ctx : NULL);
       unsigned char bytes[16];
-      uint64_t lo = e->e.lo, hi = ZI_WIDE_TYPE (type) ? e->hi : 0;
-      if (type == ZI_F80)
-        hi &= 0xffff;
-      memcpy (bytes, &lo, 8);
-      memcpy (bytes + 8, &hi, 8);
+      uint64_t lo, hi;
+      ref_value (type, e, &lo, &hi, bytes);
       c->elements++;
       c->or_lo |= lo;
       c->or_hi |= hi;
       if (type == ZI_OTHER)
         continue;
-      if (ti->kind == ZI_KIND_FLOAT)
-        {
-          /* zero element: all bits but the sign (the top bit) zero */
-          int zero = 1;
-          for (unsigned b = 0; b < n; b++)
-            if (bytes[b] & (b == n - 1 ? 0x7f : 0xff))
-              zero = 0;
-          c->zero_elements += zero;
-        }
-      else
-        {
-          unsigned red = 0;
-          while (red < n && bytes[n - 1 - red] == 0)
-            red++;
-          c->redundant_bytes += red;
-          c->zero_elements += red == n;
-        }
+      unsigned red, zero;
+      ref_rule (type, bytes, &red, &zero);
+      c->zero_elements += zero;
+      if (ti->kind == ZI_KIND_INT)
+        c->redundant_bytes += red;   /* floats: derived at report time */
     }
 }
 
