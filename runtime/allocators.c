@@ -112,10 +112,23 @@ tracking (void)
 static void
 track (void *p, size_t size, uintptr_t ra, const char *allocator)
 {
-  zi_in_runtime++;
+  zi_enter ();
   zi_heap_track (p, size, ra, allocator);
-  zi_in_runtime--;
+  zi_leave ();
 }
+
+/* CALL (the C library's allocator) as a runtime section: a signal landing
+   inside it is deferred (signals.c) so that no handler (the runtime's,
+   which writes a report, or the program's, which may call exit) runs
+   while this thread holds malloc's locks.  TRACKING is decided before:
+   the section itself would make tracking () false.  */
+#define REAL(call)                                                         \
+  ({                                                                       \
+    zi_enter ();                                                           \
+    __typeof__ (call) real_result_ = call;                                 \
+    zi_leave ();                                                           \
+    real_result_;                                                          \
+  })
 
 /* Before a block goes away or moves: analyse what this thread loaded so
    far, while its addresses still mean the old block.  */
@@ -130,8 +143,9 @@ malloc (size_t size)
 {
   if (!ready ())
     return arena_alloc (size);
-  void *p = next.malloc (size);
-  if (p && tracking ())
+  int tr = tracking ();
+  void *p = REAL (next.malloc (size));
+  if (p && tr)
     track (p, size, RA, "malloc");
   return p;
 }
@@ -143,14 +157,15 @@ free (void *p)
     return;
   if (!ready ())
     return;
-  if (tracking ())
+  int tr = tracking ();
+  zi_enter ();
+  if (tr)
     {
-      zi_in_runtime++;
       flush_own ();
       zi_heap_untrack (p);
-      zi_in_runtime--;
     }
   next.free (p);
+  zi_leave ();
 }
 
 ZI_EXPORT void *
@@ -163,8 +178,9 @@ calloc (size_t n, size_t size)
       void *p = arena_alloc (n * size);
       return p ? memset (p, 0, n * size) : NULL;     /* the arena is zero anyway */
     }
-  void *p = next.calloc (n, size);
-  if (p && tracking ())
+  int tr = tracking ();
+  void *p = REAL (next.calloc (n, size));
+  if (p && tr)
     track (p, n * size, RA, "calloc");
   return p;
 }
@@ -183,22 +199,18 @@ realloc (void *old, size_t size)
   if (!ready ())
     return arena_alloc (size);
   if (!tracking ())
-    return next.realloc (old, size);
+    return REAL (next.realloc (old, size));
+  zi_enter ();
   if (old)
-    {
-      zi_in_runtime++;
-      flush_own ();
-      zi_in_runtime--;
-    }
+    flush_own ();
   void *p = next.realloc (old, size);
-  zi_in_runtime++;
   if (!old && p)
     zi_heap_track (p, size, RA, "realloc");
   else if (old && p)
     zi_heap_moved (old, p, size, RA, "realloc");
   else if (old && size == 0)
     zi_heap_untrack (old);     /* realloc (p, 0) freed p */
-  zi_in_runtime--;
+  zi_leave ();
   return p;
 }
 
@@ -207,8 +219,9 @@ posix_memalign (void **out, size_t align, size_t size)
 {
   if (!ready () || !next.posix_memalign)
     return ENOMEM;
-  int r = next.posix_memalign (out, align, size);
-  if (r == 0 && tracking ())
+  int tr = tracking ();
+  int r = REAL (next.posix_memalign (out, align, size));
+  if (r == 0 && tr)
     track (*out, size, RA, "posix_memalign");
   return r;
 }
@@ -222,8 +235,9 @@ posix_memalign (void **out, size_t align, size_t size)
         errno = ENOMEM;                                       \
         return NULL;                                          \
       }                                                       \
-    void *p = next.name args;                                 \
-    if (p && tracking ())                                     \
+    int tr = tracking ();                                     \
+    void *p = REAL (next.name args);                          \
+    if (p && tr)                                              \
       track (p, size, RA, #name);                             \
     return p;                                                 \
   }
@@ -321,7 +335,7 @@ dlclose (void *handle)
     return -1;
   if (zi_in_runtime || !zi_threads)
     return real (handle);
-  zi_in_runtime++;
+  zi_enter ();
   flush_own ();
   struct link_map *lm = NULL;
   struct module_range m = { 0, 0, 0, NULL, 0 };
@@ -333,7 +347,7 @@ dlclose (void *handle)
       m.name = name;
       dl_iterate_phdr (range_cb, &m);
     }
-  zi_in_runtime--;
+  zi_leave ();
   int r = real (handle);
   if (r == 0 && m.found)
     {

@@ -325,7 +325,7 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   if (parent && (parent->flags & ZI_NODE_TRUNCATED))
     return cur;
   zi_init ();
-  zi_in_runtime++;
+  zi_enter ();
   struct zi_cct *cct = thread_cct ();
   struct zi_node *node;
   if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
@@ -335,7 +335,7 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
     }
   else
     node = foreign_entry (cct, parent, fn, ra);
-  zi_in_runtime--;
+  zi_leave ();
   return &node->pub;
 }
 

@@ -12,25 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include "runtime.h"
-
-static char start_dir[PATH_MAX];
-static pid_t start_pid;
-
-/* Remember where the program started: a relative ZEROINST_OUTPUT and the
-   default directory are relative to it, even if the program chdir()s.
-   Called from the runtime's initialization (which may run before any
-   constructor, from .preinit_array code).  */
-void
-zi_remember_start (void)
-{
-  if (!getcwd (start_dir, sizeof start_dir))
-    strcpy (start_dir, ".");
-  start_pid = getpid ();
-}
 
 static const char *
 program_path (void)
@@ -48,64 +34,6 @@ arch_name (void)
   if (uname (&u) == 0)
     return u.machine;
   return "unknown";
-}
-
-/* mkdir -p PATH.  */
-static int
-make_dirs (char *path)
-{
-  for (char *p = path + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        int r = mkdir (path, 0777);
-        *p = '/';
-        if (r != 0 && errno != EEXIST)
-          return -1;
-      }
-  return mkdir (path, 0777) == 0 || errno == EEXIST ? 0 : -1;
-}
-
-/* The report directory for this process, into OUT.  */
-static void
-output_dir (char *out, size_t size)
-{
-  char name[PATH_MAX];
-  pid_t pid = getpid ();
-  /* Started from .preinit_array code, the runtime read the environment
-     before it was set up: look again.  */
-  if (!zi_config.output && getenv ("ZEROINST_OUTPUT") && *getenv ("ZEROINST_OUTPUT"))
-    zi_config.output = strdup (getenv ("ZEROINST_OUTPUT"));
-  if (zi_config.output)
-    {
-      /* Expand %p; a forked child without %p gets "-<pid>" appended.  */
-      size_t n = 0;
-      int has_pid = 0;
-      for (const char *s = zi_config.output; *s && n + 24 < sizeof name; s++)
-        if (s[0] == '%' && s[1] == 'p')
-          {
-            n += (size_t) snprintf (name + n, sizeof name - n, "%d", (int) pid);
-            has_pid = 1;
-            s++;
-          }
-        else
-          name[n++] = *s;
-      name[n] = '\0';
-      if (!has_pid && pid != start_pid)
-        snprintf (name + n, sizeof name - n, "-%d", (int) pid);
-    }
-  else
-    {
-      const char *prog = program_path ();
-      const char *base = strrchr (prog, '/');
-      if (snprintf (name, sizeof name, "zeroinst-%s-%d",
-                    base ? base + 1 : (*prog ? prog : "program"), (int) pid) >= (int) sizeof name)
-        name[sizeof name - 1] = '\0';
-    }
-  int n = name[0] == '/' ? snprintf (out, size, "%s", name)
-                         : snprintf (out, size, "%s/%s", start_dir, name);
-  if (n < 0 || (size_t) n >= size)
-    out[size - 1] = '\0';    /* too long: mkdir reports it */
 }
 
 static int
@@ -195,40 +123,116 @@ merge_records (struct zi_report *r)
   qsort (r->records, r->nrecords, sizeof *r->records, by_redundancy);
 }
 
-/* Wait up to a second for zi_lock: a fatal signal may arrive while another
-   thread holds it.  */
-static int
-lock_for_report (int from_signal)
+/* Writing a report while other threads run.  Their instrumented code may
+   go on (its loads after this point are not in the report), but the
+   runtime's state must hold still: the reporting thread sets zi_stopping,
+   makes it visible to every thread (membarrier, or a pause where the
+   kernel lacks it), then waits until no other thread is inside a runtime
+   section.  A thread that starts a section meanwhile waits in
+   zi_wait_stopped until the report is written.  A thread still inside
+   after STOP_TIMEOUT_MS (blocked in the C library's allocator by a thread
+   that cannot proceed, say) is left out of the report, with a warning.  */
+int zi_stopping;
+static __thread int stopper;     /* this thread writes the report */
+#define STOP_TIMEOUT_MS 5000
+
+static void
+pause_us (long us)
 {
-  if (!from_signal)
-    return pthread_mutex_lock (&zi_lock) == 0;
-  for (int i = 0; i < 1000; i++)
+  struct timespec t = { 0, us * 1000 };
+  nanosleep (&t, NULL);
+}
+
+void
+zi_wait_stopped (void)
+{
+  /* The reporting thread, and a thread already deeper in a section when
+     the report began (the reporter waits for it), go on.  */
+  if (stopper || zi_in_runtime > 1)
+    return;
+  while (__atomic_load_n (&zi_stopping, __ATOMIC_ACQUIRE))
     {
-      if (pthread_mutex_trylock (&zi_lock) == 0)
-        return 1;
-      struct timespec ms = { 0, 1000000 };
-      nanosleep (&ms, NULL);
+      zi_in_runtime--;
+      pause_us (100);
+      zi_in_runtime++;
+      __atomic_thread_fence (__ATOMIC_SEQ_CST);
     }
-  return 0;
+}
+
+static void
+make_visible (void)
+{
+#ifdef SYS_membarrier
+  /* MEMBARRIER_CMD_GLOBAL (1): every thread has passed a full barrier, so
+     each either sees zi_stopping at its next section or had already
+     published that it is inside one.  */
+  if (syscall (SYS_membarrier, 1, 0) == 0)
+    return;
+#endif
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+  pause_us (2000);
+}
+
+/* Become the reporting thread: wait for any other report to be done,
+   then for every other thread to leave the runtime.  Called outside any
+   runtime section (the caller's own section would make another reporter
+   wait for it).  */
+static void
+stop_others (void)
+{
+  while (__atomic_exchange_n (&zi_stopping, 1, __ATOMIC_ACQ_REL))
+    pause_us (100);
+  stopper = 1;
+  make_visible ();
+  for (int waited_us = 0;; waited_us += 100)
+    {
+      int busy = 0;
+      pthread_mutex_lock (&zi_lock);
+      for (struct zi_thread *t = zi_threads; t; t = t->next)
+        {
+          t->busy_at_report = !zi_thread_is_self (t) && t->in_runtime
+                              && __atomic_load_n (t->in_runtime, __ATOMIC_ACQUIRE) != 0;
+          busy |= t->busy_at_report;
+        }
+      pthread_mutex_unlock (&zi_lock);
+      if (!busy)
+        return;
+      if (waited_us >= STOP_TIMEOUT_MS * 1000)
+        {
+          for (struct zi_thread *t = zi_threads; t; t = t->next)
+            if (t->busy_at_report)
+              zi_warn ("thread %u stayed inside the runtime for %d ms: its counts are not "
+                       "in the report", t->id, STOP_TIMEOUT_MS);
+          return;
+        }
+      pause_us (100);
+    }
+}
+
+static void
+resume_others (void)
+{
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    t->busy_at_report = 0;
+  stopper = 0;
+  __atomic_store_n (&zi_stopping, 0, __ATOMIC_RELEASE);
 }
 
 void
 zi_finish (const char *why)
 {
   zi_init ();
-  int from_signal = !strcmp (why, "signal");
   if (zi_in_runtime)
     {
+      /* Cannot happen through the exits the runtime knows (signals wait
+         for the end of a section); say so rather than report from a
+         half-updated state.  */
       zi_warn ("report not written: %s inside the runtime", why);
       return;
     }
-  zi_in_runtime++;
-  if (!lock_for_report (from_signal))
-    {
-      zi_warn ("report not written: runtime busy in another thread");
-      zi_in_runtime--;
-      return;
-    }
+  stop_others ();
+  zi_enter ();
+  pthread_mutex_lock (&zi_lock);
 
   /* Flush every live thread, then take the counters of ended threads and
      of every live thread.  */
@@ -240,16 +244,19 @@ zi_finish (const char *why)
   size_t nthreads = 0, cap = 0;
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
-      zi_flush_thread (t);
+      if (!t->busy_at_report)
+        zi_flush_thread (t);
       nthreads++;
     }
   add_cells (&r, &cap, &zi_ended_counters);
   r.threads = calloc (nthreads ? nthreads : 1, sizeof *r.threads);
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
-      add_cells (&r, &cap, &t->counters);
       struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
       row->id = t->id;
+      if (t->busy_at_report)
+        continue;
+      add_cells (&r, &cap, &t->counters);
       zi_thread_totals (t, row->totals);
       for (int c = 0; c < ZI_NCLASSES; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)
@@ -269,29 +276,29 @@ zi_finish (const char *why)
     zi_data_records (&r);
   pthread_mutex_unlock (&zi_lock);
 
-  /* A forked child that loaded nothing itself leaves no report behind.  */
+  /* A process that recorded nothing leaves no report behind (configure's
+     conftests, helper processes), unless ZEROINST_EMPTY_REPORT=1.  */
   int empty = !r.totals[ZI_KIND_INT].elements && !r.totals[ZI_KIND_FLOAT].elements
               && !r.totals[ZI_KIND_OTHER].elements;
-  if (!(empty && r.pid != start_pid))
+  if (empty && !zi_config.empty_report)
     {
-      char dir[PATH_MAX], path[PATH_MAX + 32];
-      output_dir (dir, sizeof dir);
-      if (make_dirs (dir) != 0)
-        zi_warn ("cannot create report directory %s: %s", dir, strerror (errno));
-      else
-        {
-          snprintf (path, sizeof path, "%s/report.json", dir);
-          int ok = zi_write_json (&r, path) == 0;
-          snprintf (path, sizeof path, "%s/summary.txt", dir);
-          ok &= zi_write_summary (&r, path) == 0;
-          if (ok && zi_config.verbose)
-            zi_warn ("report written to %s", dir);
-        }
+      if (zi_config.verbose)
+        zi_warn ("nothing recorded: no report written");
+    }
+  else if (zi_output_open () == 0)
+    {
+      int ok = zi_output_write ("report.json", zi_write_json, &r) == 0
+               && zi_output_write ("summary.txt", zi_write_summary, &r) == 0;
+      if (!ok)
+        zi_output_discard_if_empty ();
+      else if (zi_config.verbose)
+        zi_warn ("report written to %s", zi_output_dir ());
     }
   for (size_t i = 0; i < r.nrecords; i++)
     free (r.records[i].path.f);
   free (r.records);
   free (r.threads);
   zi_data_records_free (&r);
-  zi_in_runtime--;
+  resume_others ();
+  zi_leave ();     /* may deliver a deferred signal: after resume_others */
 }

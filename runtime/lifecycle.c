@@ -6,15 +6,16 @@
      - at exit (atexit: return from main, exit() from any thread, the last
        thread's pthread_exit);
      - before exec* replaces the process image (exec.c);
-     - on a fatal signal whose disposition was the default (SIGSEGV, SIGBUS,
-       SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGTERM, SIGINT, SIGQUIT,
-       SIGHUP, SIGXCPU, SIGXFSZ): written, then the signal is re-raised with
-       its default action, so the exit status is what it would have been;
+     - on a signal whose default action ends the process, while that is
+       its disposition (signals.c): written, then the signal is re-raised
+       with its default action, so the exit status is what it would have
+       been;
      - in a forked child, which starts with empty counters and writes its own
        report (only if it loaded something itself).
    _exit() and SIGKILL cannot be caught: their data is lost.  A program that
    installs its own handler for one of these signals keeps it (zeroinst then
-   reports at exit only).  */
+   reports at exit only).  Signals that arrive while a thread is inside the
+   runtime wait until it leaves (signals.c).  */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,61 +28,10 @@
 pid_t zi_pid;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static const int fatal_signals[] = {
-  SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS,
-  SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGXCPU, SIGXFSZ,
-};
-
 static void
 at_exit (void)
 {
   zi_finish ("exit");
-}
-
-static void
-on_fatal_signal (int sig)
-{
-  int saved = errno;
-  static volatile sig_atomic_t reported;
-  if (!reported)
-    {
-      reported = 1;
-      zi_finish ("signal");
-    }
-  struct sigaction dfl;
-  memset (&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigaction (sig, &dfl, NULL);
-  errno = saved;
-  raise (sig);
-}
-
-/* Handlers only where the program (or its parent) left the default: an
-   ignored or handled signal stays as it was.  A small alternate stack lets
-   the handler run after a stack overflow in the main thread.  */
-static void
-install_signal_handlers (void)
-{
-  /* Report writing symbolizes with libdw, which needs a deep stack; pages
-     of this array cost nothing until a fatal signal uses them.  */
-  static char altstack[1 << 22];
-  stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0 };
-  stack_t old;
-  if (sigaltstack (NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
-    sigaltstack (&ss, NULL);
-  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-    {
-      struct sigaction cur;
-      if (sigaction (fatal_signals[i], NULL, &cur) != 0 || cur.sa_handler != SIG_DFL
-          || (cur.sa_flags & SA_SIGINFO))
-        continue;
-      struct sigaction sa;
-      memset (&sa, 0, sizeof sa);
-      sa.sa_handler = on_fatal_signal;
-      sa.sa_flags = SA_ONSTACK;
-      sigemptyset (&sa.sa_mask);
-      sigaction (fatal_signals[i], &sa, NULL);
-    }
 }
 
 /* fork: flush the forking thread so the parent keeps what it loaded; the
@@ -91,7 +41,7 @@ static void
 before_fork (void)
 {
   struct zi_thread *t = zi_thread_self ();
-  zi_in_runtime++;
+  zi_enter ();
   zi_flush_thread (t);
   pthread_mutex_lock (&zi_lock);
 }
@@ -100,25 +50,26 @@ static void
 after_fork_parent (void)
 {
   pthread_mutex_unlock (&zi_lock);
-  zi_in_runtime--;
+  zi_leave ();
 }
 
 static void
 after_fork_child (void)
 {
   pthread_mutex_init (&zi_lock, NULL);
+  zi_stopping = 0;           /* a report being written in the parent is the parent's */
   zi_pid = getpid ();
   zi_threads_after_fork_child ();
   zi_contexts_after_fork_child ();
   zi_objects_after_fork_child ();
   zi_symbols_reset ();
-  zi_in_runtime--;
+  zi_leave ();
 }
 
 static void
 init_once (void)
 {
-  zi_in_runtime++;
+  zi_enter ();
   zi_pid = getpid ();
   zi_remember_start ();
   zi_read_options ();
@@ -127,9 +78,9 @@ init_once (void)
   zi_thread_self ();     /* the initial thread is thread 0 (its stack known for data mode) */
   zi_objects_init ();
   atexit (at_exit);
-  install_signal_handlers ();
+  zi_signals_init ();
   pthread_atfork (before_fork, after_fork_parent, after_fork_child);
-  zi_in_runtime--;
+  zi_leave ();
 }
 
 void

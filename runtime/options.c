@@ -2,9 +2,10 @@
 
    ZEROINST_MODE     code | data | code,data            (default code):
                      per load site, per data object (objects.c), or both
-   ZEROINST_OUTPUT   report directory; "%p" is replaced by the pid
+   ZEROINST_OUTPUT   report directory; %p pid, %h host, %r MPI rank, %%
                      (default ./zeroinst-<program>-<pid>, in the directory
-                     the program started in)
+                     the program started in; never an existing directory:
+                     output.c)
    ZEROINST_TOP      records per section in summary.txt  (default 20)
    ZEROINST_BUFFER   entries per thread buffer, 64..16777216 (default 4096)
    ZEROINST_VERBOSE  1: say on stderr where the report went (default 0)
@@ -16,6 +17,13 @@
                      recording loads; the report says it is sampled
    ZEROINST_MAX_DEPTH  deepest call path kept, 1..100000 (default 256);
                      deeper calls are counted in the path cut at that depth
+   ZEROINST_EMPTY_REPORT  1: write a report also when the process recorded
+                     nothing (default 0: no directory, e.g. for configure's
+                     test programs)
+
+   In a setuid or setgid process (AT_SECURE) every ZEROINST_* variable is
+   ignored: the user who starts it must not choose where a privileged
+   process writes.
 
    A bad value is reported once on stderr, with the valid values, and the
    default is used: the program itself always runs as it would without
@@ -26,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include "runtime.h"
 
@@ -52,11 +61,17 @@ zi_warn (const char *fmt, ...)
   (void) ignored;
 }
 
+const char *
+zi_getenv (const char *name)
+{
+  return secure_getenv (name);
+}
+
 /* Parse an unsigned number in [LO, HI] from NAME; keep *OUT on error.  */
 static void
 read_number (const char *name, size_t lo, size_t hi, size_t *out)
 {
-  const char *s = getenv (name);
+  const char *s = zi_getenv (name);
   if (!s)
     return;
   char *end;
@@ -74,7 +89,7 @@ read_number (const char *name, size_t lo, size_t hi, size_t *out)
 static void
 read_mode (void)
 {
-  const char *s = getenv ("ZEROINST_MODE");
+  const char *s = zi_getenv ("ZEROINST_MODE");
   if (!s)
     return;
   if (!strcmp (s, "code"))
@@ -88,6 +103,29 @@ read_mode (void)
       zi_warn ("ignoring ZEROINST_MODE='%s': valid values are code, data, code,data; using code", s);
       return;
     }
+}
+
+/* ZEROINST_OUTPUT, checked now (expanded as it would be for this
+   process) so that a bad pattern or an over-long name is said at start.
+   Read again at report time if it was not there at start: a runtime
+   started from .preinit_array code may run before the environment is.  */
+void
+zi_read_output (void)
+{
+  static int seen;
+  const char *out = seen ? NULL : zi_getenv ("ZEROINST_OUTPUT");
+  if (!out)
+    return;
+  seen = 1;
+  char name[PATH_MAX];
+  const char *err = NULL;
+  if (!*out)
+    zi_warn ("ignoring empty ZEROINST_OUTPUT; using the default directory");
+  else if (zi_output_expand (out, getpid (), name, sizeof name, &err) != 0)
+    zi_warn ("ignoring ZEROINST_OUTPUT='%.200s%s': %s; using the default directory", out,
+             strlen (out) > 200 ? "..." : "", err);
+  else
+    zi_config.output = strdup (out);
 }
 
 void
@@ -107,7 +145,7 @@ zi_read_options (void)
   size_t depth = zi_config.max_depth;
   read_number ("ZEROINST_MAX_DEPTH", 1, 100000, &depth);
   zi_config.max_depth = (unsigned) depth;
-  const char *sample = getenv ("ZEROINST_SAMPLE");
+  const char *sample = zi_getenv ("ZEROINST_SAMPLE");
   if (sample)
     {
       unsigned k, n;
@@ -118,9 +156,15 @@ zi_read_options (void)
         zi_warn ("ignoring ZEROINST_SAMPLE='%s': expected K/N with 1 <= K < N <= 1000000, "
                  "e.g. 1/10; analysing every load", sample);
     }
-  const char *out = getenv ("ZEROINST_OUTPUT");
-  if (out && !*out)
-    zi_warn ("ignoring empty ZEROINST_OUTPUT; using the default directory");
-  else if (out)
-    zi_config.output = strdup (out);
+  size_t empty = 0;
+  read_number ("ZEROINST_EMPTY_REPORT", 0, 1, &empty);
+  zi_config.empty_report = (int) empty;
+  zi_read_output ();
+  if (getauxval (AT_SECURE))
+    for (char **e = environ; *e; e++)
+      if (!strncmp (*e, "ZEROINST_", 9))
+        {
+          zi_warn ("setuid/setgid program: ZEROINST_* variables are ignored");
+          break;
+        }
 }

@@ -208,14 +208,8 @@ json_other (FILE *f, const struct zi_record *rec)
 }
 
 int
-zi_write_json (const struct zi_report *r, const char *path)
+zi_write_json (const struct zi_report *r, FILE *f)
 {
-  FILE *f = fopen (path, "w");
-  if (!f)
-    {
-      zi_warn ("cannot write %s: %m", path);
-      return -1;
-    }
   fputs ("{\n  \"format\": \"zeroinst-report-1\",\n  \"program\": ", f);
   json_string (f, r->program);
   fprintf (f, ",\n  \"pid\": %d,\n  \"arch\": ", (int) r->pid);
@@ -287,10 +281,5 @@ zi_write_json (const struct zi_report *r, const char *path)
       json_data_record (f, &r->data[i]);
     }
   fputs ("\n  ]\n}\n", f);
-  if (fclose (f) != 0)
-    {
-      zi_warn ("cannot write %s: %m", path);
-      return -1;
-    }
-  return 0;
+  return fflush (f) == 0 && !ferror (f) ? 0 : -1;
 }

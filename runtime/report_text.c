@@ -108,14 +108,8 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
 }
 
 int
-zi_write_summary (const struct zi_report *r, const char *path)
+zi_write_summary (const struct zi_report *r, FILE *f)
 {
-  FILE *f = fopen (path, "w");
-  if (!f)
-    {
-      zi_warn ("cannot write %s: %m", path);
-      return -1;
-    }
   fprintf (f, "zeroinst report: %s (pid %d, %s), mode %s, %zu thread%s\n", r->program,
            (int) r->pid, r->arch,
            zi_config.mode_code && zi_data_on ? "code,data" : zi_data_on ? "data" : "code",
@@ -140,10 +134,5 @@ zi_write_summary (const struct zi_report *r, const char *path)
     fprintf (f, "\n== Not analysed ==\n%llu loads, %llu bytes (aggregate copies and values "
                 "without a type class; see report.json \"other\")\n",
              (unsigned long long) o->elements, (unsigned long long) o->bytes);
-  if (fclose (f) != 0)
-    {
-      zi_warn ("cannot write %s: %m", path);
-      return -1;
-    }
-  return 0;
+  return fflush (f) == 0 && !ferror (f) ? 0 : -1;
 }

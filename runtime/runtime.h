@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "zeroinst-abi.h"
 
@@ -117,9 +118,14 @@ struct zi_config {
   int contexts;              /* ZEROINST_CONTEXTS: 0 = site-only records */
   unsigned sample_k, sample_n;  /* ZEROINST_SAMPLE=K/N: analyse K of every N buffers (0/0: all) */
   unsigned max_depth;        /* ZEROINST_MAX_DEPTH */
+  int empty_report;          /* ZEROINST_EMPTY_REPORT: report even if nothing was recorded */
 };
 extern struct zi_config zi_config ZI_HIDDEN;
 void zi_read_options (void) ZI_HIDDEN;
+void zi_read_output (void) ZI_HIDDEN;
+/* getenv for ZEROINST_* variables: NULL in a setuid/setgid process
+   (AT_SECURE), where the invoking user must not steer the runtime.  */
+const char *zi_getenv (const char *name) ZI_HIDDEN;
 
 /* sites.c: dense slots for site descriptors.  */
 struct zi_site_info {
@@ -157,6 +163,8 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between buffers */
   int ended;
+  int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
+  int busy_at_report;                /* still in the runtime when a report was due: skipped */
   struct zi_thread *next;
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
@@ -165,11 +173,38 @@ extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest fir
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
 int zi_thread_is_self (const struct zi_thread *t) ZI_HIDDEN;
-/* Non-zero while this thread runs runtime code.  The runtime's own calls
-   may reach instrumented code (a program that defines memset, a signal
-   handler): entry points then return at once, and what such code loads is
-   not recorded.  */
+/* Runtime sections (signals.c).  zi_in_runtime is non-zero while this
+   thread runs runtime code, or the C library's allocator called by the
+   runtime's wrappers.  The runtime's own calls may reach instrumented code
+   (a program that defines memset, a signal handler): entry points then
+   return at once, and what such code loads is not recorded.  Signals that
+   arrive inside a section are deferred to its end (zi_deferred: a bit per
+   signal, signals.c); while a report is written (zi_stopping, finish.c)
+   other threads wait at the start of their next section.  Every section
+   is zi_enter () ... zi_leave ().  */
 extern __thread int zi_in_runtime ZI_HIDDEN;
+extern __thread uint64_t zi_deferred ZI_HIDDEN;
+extern int zi_stopping ZI_HIDDEN;
+void zi_undefer (void) ZI_HIDDEN;
+void zi_wait_stopped (void) ZI_HIDDEN;
+void zi_signals_init (void) ZI_HIDDEN;
+static inline void
+zi_enter (void)
+{
+  zi_in_runtime++;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  if (__builtin_expect (__atomic_load_n (&zi_stopping, __ATOMIC_RELAXED), 0))
+    zi_wait_stopped ();
+}
+static inline void
+zi_leave (void)
+{
+  int depth = zi_in_runtime - 1;
+  zi_in_runtime = depth;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  if (depth == 0 && __builtin_expect (*(volatile uint64_t *) &zi_deferred != 0, 0))
+    zi_undefer ();
+}
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
 /* The library at [LO, HI) was unloaded: drop buffered loads of its sites.  */
 void zi_forget_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
@@ -388,9 +423,20 @@ void zi_remember_start (void) ZI_HIDDEN;
 void zi_finish (const char *why) ZI_HIDDEN;
 extern pid_t zi_pid ZI_HIDDEN;
 
-/* report_json.c, report_text.c */
-int zi_write_json (const struct zi_report *r, const char *path) ZI_HIDDEN;
-int zi_write_summary (const struct zi_report *r, const char *path) ZI_HIDDEN;
+/* report_json.c, report_text.c: write the report to F; 0, or -1 on an
+   error of F.  */
+int zi_write_json (const struct zi_report *r, FILE *f) ZI_HIDDEN;
+int zi_write_summary (const struct zi_report *r, FILE *f) ZI_HIDDEN;
+
+/* output.c: the report directory (naming, creation, complete files).  */
+pid_t zi_start_pid (void) ZI_HIDDEN;
+int zi_output_expand (const char *pattern, pid_t pid, char *out, size_t size, const char **err)
+    ZI_HIDDEN;
+int zi_output_open (void) ZI_HIDDEN;                 /* 0, or -1 (said on stderr) */
+const char *zi_output_dir (void) ZI_HIDDEN;
+int zi_output_write (const char *name, int (*write) (const struct zi_report *, FILE *),
+                     const struct zi_report *r) ZI_HIDDEN;
+void zi_output_discard_if_empty (void) ZI_HIDDEN;
 
 /* Errors and notes on stderr, prefixed "zeroinst: ", async-signal-tolerant.  */
 void zi_warn (const char *fmt, ...) ZI_HIDDEN __attribute__ ((format (printf, 1, 2)));

@@ -74,7 +74,6 @@ drop_unloaded (char *start, char **cur, unsigned size)
 }
 
 static __thread struct zi_thread *self;
-__thread int zi_in_runtime __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
 static unsigned next_id;
 
@@ -118,6 +117,7 @@ register_thread (void)
     }
   self = t;
   pthread_mutex_lock (&zi_lock);
+  t->in_runtime = &zi_in_runtime;
   t->id = next_id++;
   if (t->id == 0)
     zi_main_stack_lo = t->stack_lo, zi_main_stack_hi = t->stack_hi;
@@ -218,13 +218,16 @@ __zeroinst_refill (unsigned type, unsigned need)
       return __zeroinst_buf[2 * type];
     }
   zi_init ();
-  zi_in_runtime++;
+  zi_enter ();
   struct zi_thread *t = zi_thread_self ();
   if (t->ended)
     {
       /* Instrumented code ran after this thread's exit hook (another TLS
          destructor): collect it again until the next hook.  */
       t->ended = 0;
+      pthread_mutex_lock (&zi_lock);
+      t->in_runtime = &zi_in_runtime;
+      pthread_mutex_unlock (&zi_lock);
       pthread_setspecific (exit_key, t);
     }
   if (!t->buf[type])
@@ -244,7 +247,7 @@ __zeroinst_refill (unsigned type, unsigned need)
   else
     flush_buffer (t, type);
   __zeroinst_buf[2 * type + 1] = (struct zi_entry *) ((char *) t->buf[type] + buffer_bytes (t, type));
-  zi_in_runtime--;
+  zi_leave ();
   return __zeroinst_buf[2 * type];
 }
 
@@ -303,9 +306,10 @@ static void
 thread_ended (void *arg)
 {
   struct zi_thread *t = arg;
-  zi_in_runtime++;
+  zi_enter ();
   zi_flush_thread (t);
   pthread_mutex_lock (&zi_lock);
+  t->in_runtime = NULL;      /* this thread's TLS goes away soon (finish.c) */
   add_counter_totals (t, t->totals);
   zi_table_add (&zi_ended_counters, &t->counters);
   zi_table_free (&t->counters);
@@ -320,7 +324,7 @@ thread_ended (void *arg)
       t->buf[type] = NULL;
       __zeroinst_buf[2 * type] = __zeroinst_buf[2 * type + 1] = NULL;
     }
-  zi_in_runtime--;
+  zi_leave ();
 }
 
 /* In a forked child only the forking thread exists, and the child reports

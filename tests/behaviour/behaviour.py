@@ -228,7 +228,7 @@ def case_unwritable_output():
 int main (void) { init (); printf ("%lld\n", (long long) load_ones (3)); return 7; }"""
     r = run(build("unwritable", body), {"ZEROINST_OUTPUT": "/proc/zeroinst-cannot-exist/x"}, out=None)
     check(r.returncode == 7 and r.stdout == "3\n", "program changed: %d %r" % (r.returncode, r.stdout))
-    check("cannot create report directory /proc/zeroinst-cannot-exist/x" in r.stderr, r.stderr)
+    check("report not written: cannot create directory /proc/zeroinst-cannot-exist/x" in r.stderr, r.stderr)
 
 
 def case_output_pid_pattern():
@@ -303,9 +303,11 @@ def case_bad_plugin_options():
     plugin_error(["-m32"], "zeroinst supports LP64 targets only")
 
 
-def case_no_loads_still_reports():
-    """A program with no instrumented load (Debian links --as-needed) still
-    writes its (empty) report, with the shared and the static runtime."""
+def case_no_loads_report_when_asked():
+    """A program with no instrumented load (Debian links --as-needed) writes
+    no report directory by default (configure's test programs would leave
+    one each), and its empty report with ZEROINST_EMPTY_REPORT=1, with the
+    shared and the static runtime."""
     src = os.path.join(TMP, "empty.c")
     with open(src, "w") as f:
         f.write("int main (void) { return 0; }\n")
@@ -315,7 +317,10 @@ def case_no_loads_still_reports():
                            capture_output=True, text=True, env=dict(os.environ, ZEROINST_STATIC=static))
         check(r.returncode == 0, r.stderr)
         out = "empty-report" + static
-        run(exe, out=out)
+        r = run(exe, out=out)
+        check(r.returncode == 0 and r.stderr == "", "status %d stderr %r" % (r.returncode, r.stderr))
+        check(not os.path.exists(os.path.join(TMP, out)), "a directory for a process that recorded nothing")
+        run(exe, env={"ZEROINST_EMPTY_REPORT": "1"}, out=out)
         check(report(out)["summary"]["int"]["elements"] == 0, "not an empty report")
 
 

@@ -41,6 +41,11 @@ class Failure(Exception):
     pass
 
 
+class Skip(Exception):
+    """The case cannot run here (not root, no mount namespace): ctest shows
+    it as skipped (exit status 77)."""
+
+
 def check(cond, msg):
     if not cond:
         raise Failure(msg)
@@ -120,5 +125,8 @@ def main(cases_globals):
     except Failure as e:
         print("FAIL: %s: %s" % (opt.case, e))
         sys.exit(1)
+    except Skip as e:
+        print("SKIP: %s: %s" % (opt.case, e))
+        sys.exit(77)
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
