@@ -352,7 +352,11 @@ zi_output_write (const char *name, int (*write) (const struct zi_report *, FILE 
       struct timespec zero = { 0, 0 };
       sigtimedwait (&xfsz, NULL, &zero);
     }
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* Not SIG_SETMASK OLD: a signal deferred meanwhile (signals.c) has been
+     added to this thread's mask and must stay blocked until the runtime
+     section ends.  */
+  if (!sigismember (&old, SIGXFSZ))
+    pthread_sigmask (SIG_UNBLOCK, &xfsz, NULL);
   return ok ? 0 : -1;
 }
 

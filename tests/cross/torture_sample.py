@@ -134,7 +134,7 @@ def check(name, src, flags, opt, cfg):
             verdict, detail = "fail", "instrumented build fails (%s):\n%s" % (
                 status(rc), "\n".join((err + out).splitlines()[:20]))
     if verdict == "pass":
-        env = dict(os.environ, ZEROINST_OUTPUT=report)
+        env = dict(os.environ, ZEROINST_OUTPUT=report, ZEROINST_EMPTY_REPORT="1")
         irc, iout, ierr = run(cfg.emulator + ["./prog"], idir, 3 * cfg.timeout, env)
         if irc != prc or iout != pout:
             verdict, detail = "fail", "plain %s, instrumented %s%s%s" % (
@@ -157,7 +157,7 @@ def check(name, src, flags, opt, cfg):
         with open(os.path.join(d, "repro.sh"), "w") as f:
             f.write("#!/bin/sh\nset -x\ncd %s && %s && %s ./prog; echo \"plain: $?\"\n"
                     % (shlex.quote(pdir), q(plain_cmd), emu))
-            f.write("cd %s && %s && ZEROINST_OUTPUT=%s %s ./prog; echo \"instrumented: $?\"\n"
+            f.write("cd %s && %s && ZEROINST_OUTPUT=%s ZEROINST_EMPTY_REPORT=1 %s ./prog; echo \"instrumented: $?\"\n"
                     % (shlex.quote(idir), q(inst_cmd), shlex.quote(report), emu))
         os.chmod(os.path.join(d, "repro.sh"), 0o755)
     else:

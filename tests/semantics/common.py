@@ -185,7 +185,9 @@ def _check(case, opt, cfg, pdir, idir, report, times):
         return "fail", "instrumented build fails (%s): %s\n%s" % (
             describe_status(c), first_error(c.err + c.out),
             clip(c.err + c.out))
-    env = dict(os.environ, ZEROINST_OUTPUT=report, **cfg.inst_env)
+    # Every passing run must leave a valid report, also one that loads
+    # nothing (which by default writes no directory).
+    env = dict(os.environ, ZEROINST_OUTPUT=report, ZEROINST_EMPTY_REPORT="1", **cfg.inst_env)
     i = times["inst-run"] = run(cfg.emulator + ["./prog"], idir,
                                 cfg.inst_timeout, env)
     problems = []
@@ -223,7 +225,7 @@ def _write_repro(case, opt, cfg, d, report):
         f.write("cd %s && %s && %s./prog; echo \"plain: $?\"\n"
                 % (shlex.quote(os.path.join(d, "plain")),
                    q(case.command(cfg.plain, opt, [])), emu))
-        env = ["ZEROINST_OUTPUT=" + report] + [
+        env = ["ZEROINST_OUTPUT=" + report, "ZEROINST_EMPTY_REPORT=1"] + [
             "%s=%s" % kv for kv in sorted(cfg.inst_env.items())]
         f.write("cd %s && %s && %s %s./prog; echo \"instrumented: $?\"\n"
                 % (shlex.quote(os.path.join(d, "inst")),
