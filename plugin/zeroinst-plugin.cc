@@ -23,6 +23,7 @@
 
 #include "zeroinst-plugin.h"
 #include "plugin-version.h"
+#include "output.h"          /* asm_out_file */
 #include <fnmatch.h>
 
 int plugin_is_GPL_compatible;
@@ -233,6 +234,65 @@ public:
 
 } // namespace
 
+/* -flto with the plugin only at compile time.  An LTO object holds GIMPLE:
+   the pass runs where code is generated, in the link-time compiler (lto1),
+   and only if the plugin is loaded there too.  Without it the program
+   links uninstrumented and writes an empty report.  So each unit's LTO
+   GIMPLE gets a preserved static pointer to LTO_LINK_SYMBOL, which nothing
+   defines; an LTO link that loads the plugin defines it (weak: once per
+   ltrans unit), and one that does not fails with "undefined reference to
+   `zeroinst_lto_link_needs_fplugin_zeroinst_so'".  GCC links LTO objects
+   with LTO even without -flto at link time, fat ones (-ffat-lto-objects)
+   too; the machine code of a fat object is instrumented already, so the
+   pointer is kept out of it and a -fno-lto link of fat objects works.  */
+static const char lto_link_symbol[] = "zeroinst_lto_link_needs_fplugin_zeroinst_so";
+
+static void
+lto_reference_link_symbol (void *, void *)
+{
+  if (in_lto_p || !flag_generate_lto)
+    return;
+  tree target = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (lto_link_symbol),
+                            char_type_node);
+  TREE_PUBLIC (target) = 1;
+  DECL_EXTERNAL (target) = 1;
+  TREE_ADDRESSABLE (target) = 1;
+  tree ptr = build_pointer_type (char_type_node);
+  tree ref = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_lto_check"), ptr);
+  TREE_STATIC (ref) = 1;
+  TREE_READONLY (ref) = 1;
+  TREE_USED (ref) = 1;
+  DECL_ARTIFICIAL (ref) = 1;
+  DECL_PRESERVE_P (ref) = 1;     /* kept although nothing reads it */
+  DECL_INITIAL (ref) = build_fold_addr_expr (target);
+  varpool_node::finalize_decl (ref);
+  /* The unit was analysed already: record the reference to TARGET now, or
+     the variable is streamed without it and the link does not see it.  */
+  varpool_node::get (ref)->analyze ();
+}
+
+/* After the LTO GIMPLE was written: keep the pointer out of a fat object's
+   machine code.  */
+static void
+lto_drop_reference (void *, void *)
+{
+  if (in_lto_p || !flag_generate_lto || !flag_fat_lto_objects)
+    return;
+  if (symtab_node *node = symtab_node::get_for_asmname (get_identifier ("__zeroinst_lto_check")))
+    node->remove ();
+}
+
+/* In lto1 when it generates code (an ltrans unit, or -flto-partition=none;
+   not the WPA stage, which writes no code): define LTO_LINK_SYMBOL.  */
+static void
+lto_define_link_symbol (void *, void *)
+{
+  if (!in_lto_p || flag_wpa || !asm_out_file)
+    return;
+  fprintf (asm_out_file, "\t.weak\t%s\n\t.pushsection\t.rodata.%s,\"a\"\n%s:\n\t.byte\t0\n"
+           "\t.popsection\n", lto_link_symbol, lto_link_symbol, lto_link_symbol);
+}
+
 /* Parse one -fplugin-arg-zeroinst-KEY[=VALUE]; false (after an error) if bad.  */
 static bool
 parse_option (const struct plugin_argument *arg)
@@ -294,5 +354,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   struct register_pass_info pass = { new zeroinst_pass (g), "optimized", 1,
                                      PASS_POS_INSERT_BEFORE };
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START, lto_reference_link_symbol, NULL);
+  register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_END, lto_drop_reference, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_UNIT, lto_define_link_symbol, NULL);
   return 0;
 }

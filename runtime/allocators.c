@@ -13,9 +13,21 @@
    group (heap.c), each free buries it; allocations made by the runtime
    itself, or before the runtime started, are not tracked.  A program that
    defines malloc itself keeps its own (ours is never called); its blocks
-   are unknown memory.  The static library does not contain these wrappers
-   (nothing pulls this file in): statically linked programs have no heap
-   objects.
+   are unknown memory.
+
+   libzeroinst.a (ZI_WRAP_ALLOCATORS) cannot interpose: a static program
+   has no dynamic linker, and a second malloc next to libc.a's is a
+   duplicate definition.  There the wrappers are __wrap_malloc etc., the
+   link passes -Wl,--wrap=malloc,... (the compiler wrappers do), and each
+   forwards to __real_malloc etc., that is the C library's or the
+   program's own malloc.  --wrap renames the references of every object
+   and archive member linked, libc.a's and libstdc++.a's included, so a
+   -static program's heap is tracked as with the shared runtime, except
+   that operator new is not wrapped: libstdc++'s operator new calls malloc,
+   so `new` blocks are "malloc" blocks whose path starts in operator new.
+   In a dynamic program linked with libzeroinst.a (ZEROINST_STATIC=1) only
+   the calls made by the executable's own objects are wrapped: blocks that
+   shared libraries allocate are unknown memory.
 
    dlclose is wrapped too (at the end).
 
@@ -31,6 +43,22 @@
 
 #define RA ((uintptr_t) __builtin_return_address (0))
 
+#ifdef ZI_WRAP_ALLOCATORS
+#define ZI_ALLOC(name) __wrap_##name
+extern void *__real_malloc (size_t);
+extern void __real_free (void *);
+extern void *__real_calloc (size_t, size_t);
+extern void *__real_realloc (void *, size_t);
+extern int __real_posix_memalign (void **, size_t, size_t);
+extern void *__real_aligned_alloc (size_t, size_t);
+extern void *__real_memalign (size_t, size_t);
+extern void *__real_valloc (size_t);
+extern void *__real_pvalloc (size_t);
+extern int __real_dlclose (void *);
+#else
+#define ZI_ALLOC(name) name
+#endif
+
 static struct {
   void *(*malloc) (size_t);
   void (*free) (void *);
@@ -41,7 +69,12 @@ static struct {
   void *(*memalign) (size_t, size_t);
   void *(*valloc) (size_t);
   void *(*pvalloc) (size_t);
-} next;
+} next
+#ifdef ZI_WRAP_ALLOCATORS
+  = { __real_malloc, __real_free, __real_calloc, __real_realloc, __real_posix_memalign,
+      __real_aligned_alloc, __real_memalign, __real_valloc, __real_pvalloc }
+#endif
+  ;
 static int resolving;
 
 /* The bootstrap arena.  Each block is preceded by its size.  */
@@ -139,7 +172,7 @@ flush_own (void)
 }
 
 ZI_EXPORT void *
-malloc (size_t size)
+ZI_ALLOC (malloc) (size_t size)
 {
   if (!ready ())
     return arena_alloc (size);
@@ -151,7 +184,7 @@ malloc (size_t size)
 }
 
 ZI_EXPORT void
-free (void *p)
+ZI_ALLOC (free) (void *p)
 {
   if (!p || in_arena (p))
     return;
@@ -169,7 +202,7 @@ free (void *p)
 }
 
 ZI_EXPORT void *
-calloc (size_t n, size_t size)
+ZI_ALLOC (calloc) (size_t n, size_t size)
 {
   if (!ready ())
     {
@@ -186,11 +219,11 @@ calloc (size_t n, size_t size)
 }
 
 ZI_EXPORT void *
-realloc (void *old, size_t size)
+ZI_ALLOC (realloc) (void *old, size_t size)
 {
   if (old && in_arena (old))
     {
-      void *p = malloc (size);
+      void *p = ZI_ALLOC (malloc) (size);
       size_t was = ((size_t *) old)[-2];
       if (p)
         memcpy (p, old, was < size ? was : size);
@@ -215,7 +248,7 @@ realloc (void *old, size_t size)
 }
 
 ZI_EXPORT int
-posix_memalign (void **out, size_t align, size_t size)
+ZI_ALLOC (posix_memalign) (void **out, size_t align, size_t size)
 {
   if (!ready () || !next.posix_memalign)
     return ENOMEM;
@@ -228,7 +261,7 @@ posix_memalign (void **out, size_t align, size_t size)
 
 /* aligned_alloc, memalign, valloc, pvalloc: the same shape.  */
 #define ALIGNED(name, params, args, size)                     \
-  ZI_EXPORT void *name params                                 \
+  ZI_EXPORT void *ZI_ALLOC (name) params                      \
   {                                                           \
     if (!ready () || !next.name)                              \
       {                                                       \
@@ -246,6 +279,7 @@ ALIGNED (memalign, (size_t align, size_t size), (align, size), size)
 ALIGNED (valloc, (size_t size), (size), size)
 ALIGNED (pvalloc, (size_t size), (size), size)
 
+#ifndef ZI_WRAP_ALLOCATORS
 /* C++ operators new (mangled names; align_val_t is a size_t enum and
    nothrow_t an empty struct, passed by reference).  Exceptions
    (std::bad_alloc) pass through: this file is built with -fexceptions,
@@ -290,6 +324,7 @@ OPERATOR_NEW (_ZnwmSt11align_val_tRKSt9nothrow_t,
               (size_t size, size_t align, const struct zi_nothrow *nt), (size, align, nt), "new")
 OPERATOR_NEW (_ZnamSt11align_val_tRKSt9nothrow_t,
               (size_t size, size_t align, const struct zi_nothrow *nt), (size, align, nt), "new[]")
+#endif
 
 /* dlclose: the calling thread's buffered loads are analysed while the
    library is there (in any mode: they point at its site descriptors; in
@@ -326,11 +361,15 @@ range_cb (struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 ZI_EXPORT int
-dlclose (void *handle)
+ZI_ALLOC (dlclose) (void *handle)
 {
+#ifdef ZI_WRAP_ALLOCATORS
+  int (*real) (void *) = __real_dlclose;
+#else
   static int (*real) (void *);
   if (!real)
     *(void **) &real = dlsym (RTLD_NEXT, "dlclose");
+#endif
   if (!real)
     return -1;
   if (zi_in_runtime || !zi_threads)
