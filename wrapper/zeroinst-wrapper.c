@@ -377,13 +377,18 @@ main (int argc, char **argv)
           args[n++] = "-Wl,-u,__zeroinst_refill";
           args[n++] = cat (libdir, "/libzeroinst.a", "");
           args[n++] = ZI_WRAP_FLAGS;
+          /* GCC links -static without .eh_frame_hdr; libunwind needs it
+             to find the unwind tables (without it, call paths through
+             libstdc++'s operator new lose frames).  */
+          if (k.is_static)
+            args[n++] = "-Wl,--eh-frame-hdr";
           push_words (args, &n, k.is_static ? ZI_DEPS_STATIC : ZI_DEPS_SHARED);
         }
       else
         {
-          /* --no-as-needed: a program with no instrumented load still gets
-             its (empty) report; push/pop-state keeps the user's own
-             --as-needed.  */
+          /* --no-as-needed: a program with no instrumented load still has
+             the runtime (its start-up, ZEROINST_EMPTY_REPORT);
+             push/pop-state keeps the user's own --as-needed.  */
           args[n++] = cat ("-L", libdir, "");
           args[n++] = cat ("-Wl,-rpath,", libdir, "");
           args[n++] = "-Wl,--push-state,--no-as-needed";
