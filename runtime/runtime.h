@@ -123,7 +123,7 @@ void zi_read_options (void) ZI_HIDDEN;
 
 /* sites.c: dense slots for site descriptors.  */
 struct zi_site_info {
-  const struct zi_site *desc;     /* may dangle after dlclose: use the copies */
+  struct zi_site standin;         /* stands for the descriptor once its library is gone */
   enum zi_type type;
   unsigned lanes, access_bytes, line, column;
   char *file, *function, *expr;
@@ -138,6 +138,13 @@ zi_site_slot (const struct zi_site *site)
 }
 size_t zi_site_count (void) ZI_HIDDEN;          /* slots are 1..count */
 const struct zi_site_info *zi_site_get (int32_t slot) ZI_HIDDEN;
+/* Libraries with sites that were unloaded so far (a generation count;
+   looks for new unloads, cheaply when nothing was unloaded).  */
+unsigned zi_sites_generation (void) ZI_HIDDEN;
+/* In the entries [START, *CUR) of SIZE bytes, point those of sites of
+   libraries found unloaded after generation SINCE at stand-ins, or drop
+   them (*CUR moves back) if their site never got a slot.  */
+void zi_sites_translate (char *start, char **cur, unsigned size, unsigned since) ZI_HIDDEN;
 
 /* threads.c: per-thread state.  */
 struct zi_thread {
@@ -151,7 +158,7 @@ struct zi_thread {
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
   uintptr_t stack_lo, stack_hi;      /* data mode: the thread's stack */
-  unsigned gone_generation;          /* unloaded libraries seen (threads.c) */
+  unsigned gone_generation;          /* zi_sites_generation when its buffers were last translated */
   /* data mode: elements by class of memory (static, heap, stack, unknown)
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
@@ -171,8 +178,9 @@ int zi_thread_is_self (const struct zi_thread *t) ZI_HIDDEN;
    not recorded.  */
 extern __thread int zi_in_runtime ZI_HIDDEN;
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
-/* The library at [LO, HI) was unloaded: drop buffered loads of its sites.  */
-void zi_forget_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
+/* The library at [LO, HI) is about to be unloaded: give every site of it
+   that some thread has buffered a slot, while its descriptors are there.  */
+void zi_threads_resolve_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
 /* Entries analysed and discarded by sampling (all threads).  */
 extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;

@@ -28,49 +28,31 @@ uint64_t zi_sampled_entries, zi_skipped_entries;
 
 uintptr_t zi_main_stack_lo, zi_main_stack_hi;
 
-/* Address ranges of libraries unloaded by dlclose (allocators.c): loads
-   that other threads still hold in their buffers point at site
-   descriptors there, which are gone.  Such entries are dropped.  */
-#define MAX_GONE 256
-static struct { uintptr_t lo, hi; } gone[MAX_GONE];
-static unsigned ngone, gone_generation;
-
+/* Before the library at [LO, HI) is unloaded (dlclose, allocators.c):
+   every site of it in any thread's buffers gets a slot now, while its
+   descriptor can be read, so that the entries can be translated to
+   stand-ins (sites.c) at their thread's next analysis rather than dropped.
+   Other threads keep appending after their cursor meanwhile; the entries
+   before it are complete.  */
 void
-zi_forget_range (uintptr_t lo, uintptr_t hi)
+zi_threads_resolve_range (uintptr_t lo, uintptr_t hi)
 {
   pthread_mutex_lock (&zi_lock);
-  if (ngone < MAX_GONE)
-    {
-      gone[ngone].lo = lo;
-      gone[ngone].hi = hi;
-      ngone++;
-    }
-  else
-    gone[MAX_GONE - 1].hi = UINTPTR_MAX, gone[MAX_GONE - 1].lo = 0;  /* drop all: never crash */
-  __atomic_store_n (&gone_generation, gone_generation + 1, __ATOMIC_RELEASE);
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    for (unsigned k = 0; k < ZI_NTYPES && !t->ended; k++)
+      {
+        char *b = (char *) t->buf[k];
+        char *c = b ? (char *) __atomic_load_n (&t->tls[2 * k], __ATOMIC_ACQUIRE) : NULL;
+        if (!b || c < b || c > b + t->capacity * zi_entry_bytes (k))
+          continue;
+        for (char *p = b; p < c; p += zi_entry_bytes (k))
+          {
+            const struct zi_site *site = ((const struct zi_entry *) p)->site;
+            if ((uintptr_t) site - lo < hi - lo)
+              zi_site_slot (site);
+          }
+      }
   pthread_mutex_unlock (&zi_lock);
-}
-
-/* Remove entries whose site lies in an unloaded library from
-   [START, *CUR) (entries of SIZE bytes).  */
-static void
-drop_unloaded (char *start, char **cur, unsigned size)
-{
-  char *out = start;
-  for (char *p = start; p < *cur; p += size)
-    {
-      uintptr_t site = (uintptr_t) ((const struct zi_entry *) p)->site;
-      int dead = 0;
-      for (unsigned i = 0; i < ngone && !dead; i++)
-        dead = site - gone[i].lo < gone[i].hi - gone[i].lo;
-      if (!dead)
-        {
-          if (out != p)
-            memmove (out, p, size);
-          out += size;
-        }
-    }
-  *cur = out;
 }
 
 static __thread struct zi_thread *self;
@@ -78,9 +60,14 @@ __thread int zi_in_runtime __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
 static unsigned next_id;
 
-/* Entries written while the thread is already inside the runtime (a signal
-   handler that loads from instrumented code) land here and are dropped.  */
-static __thread struct zi_entry_wide scratch[64];
+/* Entries written while a thread is already inside the runtime (a signal
+   handler that loads from instrumented code) land here and are dropped.
+   One area for all threads (nobody reads it, so concurrent writes do not
+   matter): as a __thread array its 3 KB of initial-exec TLS would exceed
+   glibc's static TLS surplus, and an instrumented library dlopen-ed by an
+   uninstrumented program (Python ctypes, R, Lua) could not load
+   libzeroinst.  The runtime's initial-exec TLS is about 220 bytes.  */
+static struct zi_entry_wide scratch[64];
 
 static void thread_ended (void *arg);
 
@@ -165,7 +152,11 @@ flush_buffer (struct zi_thread *t, unsigned type)
       t->tls[2 * type] = (struct zi_entry *) start;
       return;
     }
-  unsigned generation = __atomic_load_n (&gone_generation, __ATOMIC_ACQUIRE);
+  if (cur == start)
+    return;     /* nothing buffered (free() flushes often) */
+  /* A library with sites was unloaded since T's buffers were last
+     looked at: its entries point at descriptors that are gone.  */
+  unsigned generation = zi_sites_generation ();
   if (__builtin_expect (t->gone_generation != generation, 0))
     {
       for (unsigned k = 0; k < ZI_NTYPES; k++)
@@ -174,7 +165,7 @@ flush_buffer (struct zi_thread *t, unsigned type)
             char *c = (char *) t->tls[2 * k], *b = (char *) t->buf[k];
             if (c >= b && c <= b + buffer_bytes (t, k))
               {
-                drop_unloaded (b, &c, zi_entry_bytes (k));
+                zi_sites_translate (b, &c, zi_entry_bytes (k), t->gone_generation);
                 t->tls[2 * k] = (struct zi_entry *) c;
               }
           }
@@ -183,7 +174,7 @@ flush_buffer (struct zi_thread *t, unsigned type)
     }
   uint64_t entries = (uint64_t) (cur - start) / zi_entry_bytes (type);
   if (!entries)
-    return;     /* nothing buffered (free() flushes often) */
+    return;
   if (zi_config.sample_n && t->flushes[type]++ % zi_config.sample_n >= zi_config.sample_k)
     __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);
   else
