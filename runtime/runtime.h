@@ -301,16 +301,29 @@ struct zi_group {
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
+/* An object whose map is coarser than a byte (shift > 0) also keeps, per
+   kind, a byte map that only counts: the number of bytes that became
+   loaded and non-zero, so that never-loaded and always-zero bytes are
+   exact whatever the granule.  It is mmap-ed: only its pages for the parts
+   of the object that were loaded take memory.  */
+struct zi_fine {
+  uint64_t *bits[ZI_DATA_KINDS];     /* 2 bits per byte, as a map of shift 0 */
+  uint64_t loaded[ZI_DATA_KINDS], nonzero[ZI_DATA_KINDS];  /* bytes, added atomically */
+};
 struct zi_object {
   uintptr_t base;
   size_t size;
   unsigned shift;            /* map granule */
   uint64_t *map[ZI_DATA_KINDS];   /* NULL until loaded as that kind */
-  /* Small heap blocks are allocated with room for one map right after
-     this struct (zi_object_alloc): SPARE points to it until a kind takes
-     it, and INLINE_KIND is then that kind + 1.  Reading a small block's
-     map then touches the lines of its struct, not another allocation.  */
-  uint64_t *spare;
+  union {
+    /* Small heap blocks are allocated with room for one map right after
+       this struct (zi_object_alloc): SPARE points to it until a kind
+       takes it, and INLINE_KIND is then that kind + 1.  Reading a small
+       block's map then touches the lines of its struct, not another
+       allocation.  */
+    uint64_t *spare;         /* shift == 0 */
+    struct zi_fine *fine;    /* shift > 0: made with the first map */
+  };
   unsigned inline_kind;
   struct zi_group *group;
   struct zi_object *left, *right;  /* heap objects: treap by base */
@@ -329,6 +342,18 @@ uint64_t *zi_map_alloc (size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_count (const uint64_t *bits, size_t size, unsigned shift,
                    uint64_t *never, uint64_t *zero) ZI_HIDDEN;
+/* O's exact never-loaded and always-zero bytes of KIND.  */
+void zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t *zero) ZI_HIDDEN;
+/* Mark the N bytes at offset OFF of coarse object O (values LO, HI) in its
+   map M of KIND and in its counting map.  */
+void zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
+                            uint64_t lo, uint64_t hi) ZI_HIDDEN;
+/* The map of an object of OLD_SIZE bytes at granule OLD_SHIFT, for the
+   object resized to NEW_SIZE at NEW_SHIFT (NULL if BITS is).  */
+uint64_t *zi_map_resized (const uint64_t *bits, size_t old_size, unsigned old_shift,
+                          size_t new_size, unsigned new_shift) ZI_HIDDEN;
+/* Resize O (its maps and counts) to SIZE bytes (write lock held).  */
+void zi_object_resize (struct zi_object *o, size_t size) ZI_HIDDEN;
 void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;

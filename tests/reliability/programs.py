@@ -210,4 +210,45 @@ def case_tls_size():
     check(size <= 512, "TLS memory size %d bytes" % size)
 
 
+BIG_OBJECT = r"""
+int main (void)
+{
+  size_t size = (size_t) 768 << 20;
+  unsigned char *p = calloc (size, 1);    /* untouched pages cost nothing */
+  if (!p) { printf ("no memory\n"); return 1; }
+  p[100] = 5;
+  p[40000] = 7;
+  int64_t s = 0;
+  for (size_t i = 0; i < 49152; i += 2)
+    s += ((volatile unsigned char *) p)[i];
+  p = realloc (p, (size_t) 1 << 30);
+  if (!p) { printf ("no memory\n"); return 1; }
+  for (size_t i = 1; i < 200; i += 2)
+    s += ((volatile unsigned char *) p)[i];
+  sink = s;
+  printf ("%ld\n", (long) s);
+  return 0;
+}
+"""
+
+
+def case_big_object():
+    """A 768 MiB calloc block, grown by realloc to 1 GiB: its byte map has
+    4-byte granules (the smallest power of two that keeps it at 2^28
+    granules).  Byte loads of the even offsets below 49152 (24576 loads,
+    offsets 100 and 40000 non-zero), then of the odd offsets below 200 (100
+    loads, all zero).  Exactly: 24676 bytes loaded, never loaded 2^30 -
+    24676 = 1073717148, always zero 24676 - 2 = 24674; the map says
+    granule 4.  Before: counted by granule, never loaded 2^30 - 49152 and
+    always zero (12288 - 2) x 4 = 49144."""
+    exe = common.build("big", BIG_OBJECT)
+    r = common.run([exe], env={"ZEROINST_OUTPUT": "out", "ZEROINST_MODE": "data"})
+    check(r.returncode == 0 and r.stdout == "12\n",
+          "program failed (%d): %s %s" % (r.returncode, r.stdout, r.stderr))
+    heap = [d for d in report("out")["data"] if d["object"] == "heap"]
+    got = [(d["size"], d["elements"], d["never_loaded_bytes"], d["always_zero_bytes"],
+            d["byte_map"]["granule"]) for d in heap]
+    check(got == [(1 << 30, 24676, 1073717148, 24674, 4)], "heap records %s" % got)
+
+
 common.main(globals())
