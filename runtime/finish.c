@@ -250,6 +250,7 @@ zi_finish (const char *why)
       add_cells (&r, &cap, &t->counters);
       struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
       row->id = t->id;
+      row->merged = t->merged;
       zi_thread_totals (t, row->totals);
       for (int c = 0; c < ZI_NCLASSES; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)

@@ -11,10 +11,10 @@
    inline, objects.c), and for a block in the chunk tables one or two
    24-byte slots.
 
-   A block's group is its allocation path: the calling-context node of an
-   "allocation" made under the current context at the allocator's return
-   address (contexts.c, zi_alloc_node).  One group per node; groups of
-   different threads with the same path are merged in the report.
+   A block's group is its allocation path: the canonical calling-context
+   node (contexts.c) of an "allocation" made under the current context at
+   the allocator's return address (zi_alloc_node).  One group per node,
+   shared by all threads that allocate there.
 
    Freeing a block buries it (its byte maps are folded into the group), so
    memory that is reused belongs to the new block.  The allocator
@@ -263,7 +263,9 @@ take (uintptr_t base)
 void
 zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
 {
-  const struct zi_node *node = zi_alloc_node (ra);   /* before the lock: may register the thread */
+  /* Before the lock: may register the thread.  Groups are keyed by the
+     canonical node: the thread's own node goes when the thread ends.  */
+  const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
   struct zi_object *o = zi_object_alloc (size);
   if (!o)
     return;

@@ -53,12 +53,17 @@ struct zi_table {
   size_t mask, count;
 };
 struct zi_counters *zi_table_get (struct zi_table *t, int32_t slot, const void *ctx) ZI_HIDDEN;
-void zi_table_add (struct zi_table *dst, const struct zi_table *src) ZI_HIDDEN;
+/* DST += SRC, each context of SRC mapped through MAP (if not NULL).  */
+void zi_table_add (struct zi_table *dst, const struct zi_table *src,
+                   const void *(*map) (const void *)) ZI_HIDDEN;
 void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 
-/* contexts.c: calling-context tree nodes (per thread; never freed).  */
+/* contexts.c: calling-context tree nodes, per thread and freed when it
+   ends, and the shared canonical tree that ended threads' counters and
+   heap groups refer to (one node per path).  */
 #define ZI_NODE_FOREIGN   1u   /* a frame of uninstrumented code (pub.fn == NULL) */
 #define ZI_NODE_TRUNCATED 2u   /* ZEROINST_MAX_DEPTH reached: deeper calls fold here */
+#define ZI_NODE_KEEP      4u   /* other threads' nodes descend from it (OpenMP): never freed */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -69,8 +74,16 @@ struct zi_node {
   const char *fn_name, *fn_file;
   uint32_t fn_flags;
   struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
+  struct zi_node *canon;     /* its node in the canonical tree, once asked for */
+  struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
 };
 struct zi_cct;               /* a thread's tree */
+struct zi_thread;
+/* The canonical node of NODE (same path; NODE itself if canonical).  */
+const struct zi_node *zi_node_canonical (const struct zi_node *node) ZI_HIDDEN;
+/* T is ending (zi_lock held): free its tree but the nodes other threads
+   need; its counters and groups must refer to canonical nodes by now.  */
+void zi_contexts_thread_ended (struct zi_thread *t) ZI_HIDDEN;
 void zi_contexts_init (void) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
 void zi_contexts_after_fork_child (void) ZI_HIDDEN;
@@ -164,6 +177,7 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between buffers */
   int ended;
+  unsigned merged;                   /* the row of ended threads beyond the cap: how many */
   struct zi_thread *next;
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
@@ -408,7 +422,11 @@ struct zi_report {
   struct zi_totals totals[ZI_NKINDS];
   struct zi_record *records;         /* sorted by redundant bytes, largest first */
   size_t nrecords;
-  struct zi_thread_row { unsigned id; struct zi_totals totals[ZI_NKINDS]; } *threads;
+  struct zi_thread_row {
+    unsigned id;
+    unsigned merged;                 /* > 0: the summed row of that many ended threads */
+    struct zi_totals totals[ZI_NKINDS];
+  } *threads;
   size_t nthreads;
   struct zi_data_record *data;       /* data mode: sorted by redundant bytes */
   size_t ndata;

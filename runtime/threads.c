@@ -2,13 +2,16 @@
 
    A thread registers itself the first time its generated code needs a
    buffer (__zeroinst_refill with a NULL cursor) or enters an instrumented
-   function.  Its state lives in the global list until the process ends, so
-   the report covers every thread that ran.  When a thread ends (pthread key
-   destructor) its buffers are flushed, its counters are added to
-   zi_ended_counters and freed, and only its totals stay (its calling-context
-   nodes stay too: the merged counters refer to them).  Memory per live
-   thread: one buffer per element class it used plus one counter cell per
-   (site, context) it reached.  */
+   function.  When a thread ends (pthread key destructor) its buffers are
+   flushed, its counters are added to zi_ended_counters under their
+   canonical calling contexts (contexts.c), and its buffers, counters and
+   calling-context tree are freed.  What stays is its row of totals, and
+   only if it loaded something: the first ZI_ENDED_ROWS such threads keep
+   their own rows (struct zi_thread, in the list); later ones are summed
+   into one row.  Memory per live thread: one buffer per element class it
+   used, one counter cell per (site, context) it reached and its tree;
+   memory for ended threads is bounded by ZI_ENDED_ROWS and the records.  */
+#define ZI_ENDED_ROWS 4096
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -286,10 +289,73 @@ zi_thread_totals (const struct zi_thread *t, struct zi_totals *out)
   add_counter_totals (t, out);
 }
 
+static unsigned ended_rows;          /* ended threads with a row of their own */
+static struct zi_thread *ended_sum;  /* the row of the others, once there are */
+
+static const void *
+canonical_ctx (const void *ctx)
+{
+  return zi_ctx_is_node (ctx) ? (const void *) zi_node_canonical (ctx) : ctx;
+}
+
+/* Did T load anything (code or data analysis)?  */
+static int
+loaded_something (const struct zi_thread *t)
+{
+  for (int k = 0; k < ZI_NKINDS; k++)
+    if (t->totals[k].elements)
+      return 1;
+  for (int c = 0; c < ZI_NCLASSES; c++)
+    for (int k = 0; k < ZI_DATA_KINDS; k++)
+      if (t->data_totals[c][k].elements)
+        return 1;
+  return 0;
+}
+
+/* T ended (zi_lock held): keep its row, or add it to the row of ended
+   threads beyond ZI_ENDED_ROWS, or drop it if it loaded nothing.  Returns
+   T if it is to be freed (it is then off the list).  */
+static struct zi_thread *
+settle_row (struct zi_thread *t)
+{
+  int loaded = loaded_something (t);
+  if (loaded && ended_rows < ZI_ENDED_ROWS)
+    {
+      ended_rows++;
+      return NULL;
+    }
+  if (loaded && !ended_sum && (ended_sum = calloc (1, sizeof *ended_sum)))
+    {
+      ended_sum->id = t->id;        /* the first thread it sums */
+      ended_sum->ended = 1;
+      ended_sum->next = zi_threads;
+      zi_threads = ended_sum;
+    }
+  if (loaded && !ended_sum)
+    return NULL;                    /* no memory: it keeps its row */
+  if (loaded)
+    {
+      ended_sum->merged++;
+      for (int k = 0; k < ZI_NKINDS; k++)
+        zi_totals_add (&ended_sum->totals[k], &t->totals[k]);
+      for (int c = 0; c < ZI_NCLASSES; c++)
+        for (int k = 0; k < ZI_DATA_KINDS; k++)
+          zi_totals_add (&ended_sum->data_totals[c][k], &t->data_totals[c][k]);
+    }
+  for (struct zi_thread **p = &zi_threads; *p; p = &(*p)->next)
+    if (*p == t)
+      {
+        *p = t->next;
+        break;
+      }
+  return t;
+}
+
 /* pthread key destructor: the thread is ending.  Fold its counters into
-   the ended-threads table, keep its totals, free its buffers.  Should
-   instrumented code run later in this thread (another TLS destructor), the
-   NULL cursors make it register buffers again and this runs once more.  */
+   the ended-threads table, keep its totals (settle_row), free the rest.
+   Should instrumented code run later in this thread (another TLS
+   destructor), the NULL cursors make it register again (as a new thread,
+   if this one's state was freed) and this runs once more.  */
 static void
 thread_ended (void *arg)
 {
@@ -298,10 +364,14 @@ thread_ended (void *arg)
   zi_flush_thread (t);
   pthread_mutex_lock (&zi_lock);
   add_counter_totals (t, t->totals);
-  zi_table_add (&zi_ended_counters, &t->counters);
+  zi_table_add (&zi_ended_counters, &t->counters, canonical_ctx);
   zi_table_free (&t->counters);
   t->ended = 1;
+  zi_contexts_thread_ended (t);
+  struct zi_thread *gone = settle_row (t);
   pthread_mutex_unlock (&zi_lock);
+  if (gone == self)
+    self = NULL;
   free (t->data_cache);
   t->data_cache = NULL;
   for (unsigned type = 0; type < ZI_NTYPES; type++)
@@ -311,6 +381,7 @@ thread_ended (void *arg)
       t->buf[type] = NULL;
       __zeroinst_buf[2 * type] = __zeroinst_buf[2 * type + 1] = NULL;
     }
+  free (gone);
   zi_in_runtime--;
 }
 
@@ -335,6 +406,8 @@ zi_threads_after_fork_child (void)
   zi_table_free (&zi_ended_counters);
   zi_threads = me;
   next_id = 0;
+  ended_rows = 0;
+  ended_sum = NULL;
   if (me)
     {
       me->next = NULL;
