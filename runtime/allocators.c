@@ -329,9 +329,10 @@ OPERATOR_NEW (_ZnamSt11align_val_tRKSt9nothrow_t,
 /* dlclose: the calling thread's buffered loads are analysed while the
    library is there (in any mode: they point at its site descriptors; in
    data mode at its objects too, which statics.c finds at the first
-   analysis after its dlopen).  If the library is really unloaded, other
-   threads' buffered loads from it are dropped at their next analysis
-   (threads.c), and in data mode its objects keep what they counted.  */
+   analysis after its dlopen).  Other threads' buffered loads of its sites
+   get their slots now (threads.c) and are analysed at their next flush
+   through stand-in descriptors (sites.c); in data mode they count as
+   unknown memory, and its objects keep what they counted.  */
 struct module_range {
   uintptr_t bias, lo, hi;
   const char *name;
@@ -386,15 +387,8 @@ ZI_ALLOC (dlclose) (void *handle)
       m.name = name;
       dl_iterate_phdr (range_cb, &m);
     }
+  if (m.found)
+    zi_threads_resolve_range (m.lo, m.hi);
   zi_leave ();
-  int r = real (handle);
-  if (r == 0 && m.found)
-    {
-      struct module_range still = m;
-      still.found = 0;
-      dl_iterate_phdr (range_cb, &still);
-      if (!still.found)
-        zi_forget_range (m.lo, m.hi);
-    }
-  return r;
+  return real (handle);
 }

@@ -72,7 +72,8 @@ map_or (uint64_t *m, size_t bit, uint64_t pat, unsigned nbits)
    all "seen non-zero" already, or the value is zero and they are all
    loaded.  */
 static inline __attribute__ ((always_inline)) void
-mark (unsigned shift, uint64_t *m, size_t off, size_t room, unsigned n, uint64_t lo, uint64_t hi)
+mark (struct zi_object *o, int kind, unsigned shift, uint64_t *m, size_t off, size_t room,
+      unsigned n, uint64_t lo, uint64_t hi)
 {
   if (n > room)
     n = (unsigned) room;
@@ -98,13 +99,8 @@ mark (unsigned shift, uint64_t *m, size_t off, size_t room, unsigned n, uint64_t
         map_or (m, 2 * (off + 8), byte_pattern (hi), 2 * (n - 8));
       return;
     }
-  /* Coarse granules (very large objects): byte by byte.  */
-  for (unsigned k = 0; k < n; k++)
-    {
-      uint64_t byte = k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8));
-      size_t g = (off + k) >> shift;
-      map_or (m, 2 * g, ZI_MAP_LOADED | ((byte & 0xff) ? ZI_MAP_NONZERO : 0), 2);
-    }
+  /* Coarse granules (very large objects): byte by byte, counted exactly.  */
+  zi_object_mark_coarse (o, kind, m, off, n, lo, hi);
 }
 
 /* Where ADDR is: *O gets the object (or NULL), and *LO and *HI the address range
@@ -272,7 +268,8 @@ data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
       if (pos[J].map)                                                                  \
         {                                                                              \
           size_t off_ = e_->addr - pos[J].lo;                                          \
-          mark (pos[J].shift, pos[J].map, off_, pos[J].span - off_, bytes, lo_, hi_);  \
+          mark (pos[J].obj, kind, pos[J].shift, pos[J].map, off_, pos[J].span - off_,  \
+                bytes, lo_, hi_);                                                      \
         }                                                                              \
     }                                                                                  \
   while (0)
@@ -308,7 +305,7 @@ data_entry (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
   s->redundant_bytes += is_float ? zero * bytes : red;
   s->zero_elements += zero;
   if (s->map)
-    mark (s->shift, s->map, addr - s->lo, s->span - (addr - s->lo), bytes, lo, hi);
+    mark (s->obj, kind, s->shift, s->map, addr - s->lo, s->span - (addr - s->lo), bytes, lo, hi);
 }
 
 static inline __attribute__ ((always_inline)) void

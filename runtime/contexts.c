@@ -1,4 +1,5 @@
-/* contexts.c - calling-context trees, one per thread.
+/* contexts.c - calling-context trees, one per thread, and the canonical
+   tree that outlives them.
 
    A node is one activation path: (parent node, function, return address).
    Generated code finds the node of a function's activation in its parent's
@@ -75,7 +76,60 @@ struct zi_link {
 struct zi_cct {
   struct zi_link **buckets;
   size_t nbuckets, count;
+  struct zi_node **nodes;    /* the nodes it made, freed with it */
+  size_t nnodes, cap;
 };
+
+/* Function names and files of nodes, one copy each (nodes are freed,
+   the strings stay for the canonical nodes and the report).  */
+static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char **interned;
+static size_t interned_mask, ninterned;
+
+static size_t
+string_hash (const char *s)
+{
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 1099511628211ull;
+  return (size_t) (h ^ (h >> 29));
+}
+
+static const char *
+intern (const char *s)
+{
+  pthread_mutex_lock (&intern_lock);
+  if (2 * (ninterned + 1) > (interned ? interned_mask + 1 : 0))
+    {
+      size_t n = interned ? 2 * (interned_mask + 1) : 256;
+      const char **t = calloc (n, sizeof *t);
+      if (!t)
+        abort ();
+      for (size_t i = 0; interned && i <= interned_mask; i++)
+        if (interned[i])
+          {
+            size_t j = string_hash (interned[i]) & (n - 1);
+            while (t[j])
+              j = (j + 1) & (n - 1);
+            t[j] = interned[i];
+          }
+      free (interned);
+      interned = t;
+      interned_mask = n - 1;
+    }
+  size_t i = string_hash (s) & interned_mask;
+  while (interned[i] && strcmp (interned[i], s))
+    i = (i + 1) & interned_mask;
+  if (!interned[i])
+    {
+      if (!(interned[i] = strdup (s)))
+        abort ();
+      ninterned++;
+    }
+  const char *r = interned[i];
+  pthread_mutex_unlock (&intern_lock);
+  return r;
+}
 
 /* Code range of our GOMP_parallel wrapper, skipped when unwinding.  */
 static uintptr_t wrapper_lo, wrapper_hi;
@@ -220,10 +274,18 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       if (fn)
         {
           code_range ((uintptr_t) fn->addr, &target->lo, &target->hi);
-          target->fn_name = strdup (fn->name ? fn->name : "??");
-          target->fn_file = strdup (fn->file ? fn->file : "");
+          target->fn_name = intern (fn->name ? fn->name : "??");
+          target->fn_file = intern (fn->file ? fn->file : "");
           target->fn_flags = fn->flags;
         }
+      if (cct->nnodes == cct->cap)
+        {
+          cct->cap = cct->cap ? 2 * cct->cap : 16;
+          cct->nodes = realloc (cct->nodes, cct->cap * sizeof *cct->nodes);
+          if (!cct->nodes)
+            abort ();
+        }
+      cct->nodes[cct->nnodes++] = target;
     }
   add_link (cct, parent, fn, ra, target);
   return target;
@@ -359,6 +421,144 @@ zi_alloc_node (uintptr_t ra)
   return foreign_entry (cct, parent, &alloc_fn, ra);
 }
 
+/* The canonical tree: nodes keyed by (canonical parent, function, return
+   address, flags), made from thread nodes on demand.  A thread's counters
+   move there when it ends, and heap groups are keyed by canonical
+   allocation nodes, so that a thread's own tree can go when it ends and
+   paths reached by many threads are one node.  */
+static pthread_mutex_t canon_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zi_node **canon_buckets;
+static size_t canon_mask, ncanon;
+
+static size_t
+canon_hash (const struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra, unsigned flags)
+{
+  return hash_key (parent, fn, ra ^ ((uintptr_t) flags << 60)) & canon_mask;
+}
+
+/* The canonical node of NODE, whose parent's is made (canon_lock held).  */
+static struct zi_node *
+make_canonical (const struct zi_node *node)
+{
+  struct zi_node *parent = node->parent ? node->parent->canon : NULL;
+  unsigned flags = node->flags & (ZI_NODE_FOREIGN | ZI_NODE_TRUNCATED);
+  if (2 * (ncanon + 1) > (canon_buckets ? canon_mask + 1 : 0))
+    {
+      size_t n = canon_buckets ? 2 * (canon_mask + 1) : 1024;
+      struct zi_node **b = calloc (n, sizeof *b);
+      if (!b)
+        abort ();
+      size_t old = canon_buckets ? canon_mask + 1 : 0;
+      struct zi_node **ob = canon_buckets;
+      canon_buckets = b;
+      canon_mask = n - 1;
+      for (size_t i = 0; i < old; i++)
+        for (struct zi_node *c = ob[i], *next; c; c = next)
+          {
+            next = c->chain;
+            size_t j = canon_hash (c->parent, c->pub.fn, c->pub.ra, c->flags);
+            c->chain = b[j];
+            b[j] = c;
+          }
+      free (ob);
+    }
+  size_t j = canon_hash (parent, node->pub.fn, node->pub.ra, flags);
+  struct zi_node *c;
+  for (c = canon_buckets[j]; c; c = c->chain)
+    if (c->parent == parent && c->pub.fn == node->pub.fn && c->pub.ra == node->pub.ra
+        && c->flags == flags && c->fn_name == node->fn_name)
+      break;
+  if (!c)
+    {
+      if (!(c = calloc (1, sizeof *c)))
+        abort ();
+      for (int w = 0; w < ZI_CTX_WAYS; w++)
+        c->pub.cache[w] = &zi_no_match;
+      c->pub.fn = node->pub.fn;
+      c->pub.ra = node->pub.ra;
+      c->parent = parent;
+      c->lo = node->lo;
+      c->hi = node->hi;
+      c->depth = node->depth;
+      c->flags = flags;
+      c->fn_name = node->fn_name;
+      c->fn_file = node->fn_file;
+      c->fn_flags = node->fn_flags;
+      c->canon = c;
+      c->chain = canon_buckets[j];
+      canon_buckets[j] = c;
+      ncanon++;
+    }
+  __atomic_store_n (&((struct zi_node *) node)->canon, c, __ATOMIC_RELEASE);
+  return c;
+}
+
+/* The canonical node of NODE and of its ancestors that have none yet,
+   outermost first (a loop: paths may be ZEROINST_MAX_DEPTH deep).  */
+static struct zi_node *
+canonical (const struct zi_node *node)      /* canon_lock held */
+{
+  size_t n = 0;
+  for (const struct zi_node *a = node; a && !a->canon; a = a->parent)
+    n++;
+  if (n)
+    {
+      const struct zi_node **up = malloc (n * sizeof *up);
+      if (!up)
+        abort ();
+      n = 0;
+      for (const struct zi_node *a = node; a && !a->canon; a = a->parent)
+        up[n++] = a;
+      while (n--)
+        make_canonical (up[n]);
+      free (up);
+    }
+  return node ? node->canon : NULL;
+}
+
+const struct zi_node *
+zi_node_canonical (const struct zi_node *node)
+{
+  if (!node)
+    return NULL;
+  const struct zi_node *c = __atomic_load_n (&node->canon, __ATOMIC_ACQUIRE);
+  if (c)
+    return c;
+  pthread_mutex_lock (&canon_lock);
+  c = canonical (node);
+  pthread_mutex_unlock (&canon_lock);
+  return c;
+}
+
+void
+zi_contexts_thread_ended (struct zi_thread *t)
+{
+  struct zi_cct *cct = t->cct;
+  if (zi_thread_is_self (t))
+    __zeroinst_ctx = &zi_unborn;    /* code that runs later in it starts afresh */
+  if (!cct)
+    return;
+  for (size_t i = 0; i < cct->nbuckets; i++)
+    for (struct zi_link *l = cct->buckets[i], *next; l; l = next)
+      {
+        next = l->next;
+        free (l);
+      }
+  for (size_t i = 0; i < cct->nnodes; i++)
+    {
+      struct zi_node *n = cct->nodes[i];
+      if (n->flags & ZI_NODE_KEEP)
+        continue;
+      if (n->frames)
+        free (n->frames->f), free (n->frames);
+      free (n);
+    }
+  free (cct->nodes);
+  free (cct->buckets);
+  free (cct);
+  t->cct = NULL;
+}
+
 /* GOMP_parallel (libgomp's entry for "#pragma omp parallel"): remember
    which node starts region FN, then start it.  */
 __attribute__ ((visibility ("default"), noinline)) void
@@ -374,6 +574,10 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
   const struct zi_ctx *cur = __zeroinst_ctx;
   if (cur != &zi_unborn)
     {
+      /* Workers' paths continue in this node: it and its ancestors
+         outlive this thread's tree.  */
+      for (struct zi_node *n = (struct zi_node *) cur; n && !(n->flags & ZI_NODE_KEEP); n = n->parent)
+        n->flags |= ZI_NODE_KEEP;
       pthread_mutex_lock (&regions_lock);
       size_t i = 0;
       while (i < ZI_MAX_REGIONS && regions[i].fn && regions[i].fn != fn)
@@ -408,4 +612,6 @@ void
 zi_contexts_after_fork_child (void)
 {
   pthread_mutex_init (&regions_lock, NULL);
+  pthread_mutex_init (&canon_lock, NULL);
+  pthread_mutex_init (&intern_lock, NULL);
 }

@@ -52,7 +52,7 @@ add_object (struct zi_object *o, void *arg)
         continue;
       struct zi_data_record *r = &b->recs[slot];
       uint64_t never, zero;
-      zi_map_count (o->map[k], o->size, o->shift, &never, &zero);
+      zi_object_count (o, k, &never, &zero);
       r->size += o->size;
       r->never_loaded += never;
       r->always_zero += zero;

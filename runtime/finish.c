@@ -254,6 +254,7 @@ zi_finish (const char *why)
     {
       struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
       row->id = t->id;
+      row->merged = t->merged;
       if (t->busy_at_report)
         continue;
       add_cells (&r, &cap, &t->counters);

@@ -11,10 +11,10 @@
    inline, objects.c), and for a block in the chunk tables one or two
    24-byte slots.
 
-   A block's group is its allocation path: the calling-context node of an
-   "allocation" made under the current context at the allocator's return
-   address (contexts.c, zi_alloc_node).  One group per node; groups of
-   different threads with the same path are merged in the report.
+   A block's group is its allocation path: the canonical calling-context
+   node (contexts.c) of an "allocation" made under the current context at
+   the allocator's return address (zi_alloc_node).  One group per node,
+   shared by all threads that allocate there.
 
    Freeing a block buries it (its byte maps are folded into the group), so
    memory that is reused belongs to the new block.  The allocator
@@ -263,7 +263,9 @@ take (uintptr_t base)
 void
 zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
 {
-  const struct zi_node *node = zi_alloc_node (ra);   /* before the lock: may register the thread */
+  /* Before the lock: may register the thread.  Groups are keyed by the
+     canonical node: the thread's own node goes when the thread ends.  */
+  const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
   struct zi_object *o = zi_object_alloc (size);
   if (!o)
     return;
@@ -300,32 +302,6 @@ zi_heap_untrack (void *p)
   free (o);
 }
 
-/* The map BITS of an object of OLD_SIZE bytes (granule OLD_SHIFT), for the
-   object resized to NEW_SIZE (granule NEW_SHIFT): the surviving bytes keep
-   their state.  NULL if BITS is NULL or memory ran out.  */
-static uint64_t *
-resized_map (const uint64_t *bits, size_t old_size, unsigned old_shift, size_t new_size,
-             unsigned new_shift)
-{
-  if (!bits)
-    return NULL;
-  uint64_t *nb = zi_map_alloc (new_size, new_shift);
-  if (!nb)
-    return NULL;
-  size_t keep = old_size < new_size ? old_size : new_size;
-  for (size_t b = 0; b < keep;)
-    {
-      size_t g = b >> old_shift;
-      uint64_t s = (bits[g / 32] >> (2 * (g % 32))) & 3;
-      size_t to = b >> new_shift;
-      nb[to / 32] |= s << (2 * (to % 32));
-      /* Next byte that starts a new old or new granule.  */
-      size_t step = (size_t) 1 << (old_shift < new_shift ? old_shift : new_shift);
-      b = (b / step + 1) * step;
-    }
-  return nb;
-}
-
 /* realloc moved or resized block OLD to P (SIZE bytes); RA and ALLOCATOR
    for a block that was not tracked.  */
 void
@@ -335,17 +311,8 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
   struct zi_object *o = take ((uintptr_t) old);
   if (o)
     {
-      unsigned shift = zi_map_shift (size);
-      for (int k = 0; k < ZI_DATA_KINDS; k++)
-        {
-          uint64_t *nb = resized_map (o->map[k], o->size, o->shift, size, shift);
-          zi_object_map_release (o, k);
-          o->map[k] = nb;
-        }
+      zi_object_resize (o, size);
       o->base = (uintptr_t) p;
-      o->size = size;
-      o->shift = shift;
-      o->spare = NULL;      /* sized for the old size */
       drop_overlaps (o->base, size);
       if (!add (o))
         {

@@ -9,8 +9,10 @@
    larger than ZI_MAP_MAX_GRANULES bytes, whose granule is the smallest
    power of two that keeps the map at ZI_MAP_MAX_GRANULES granules (64 MiB
    per kind): memory for maps is at most 2 bits per byte of the objects
-   that were loaded.  Maps of 64 KiB or more are mmap-ed, so pages of a map
-   whose part of the object is never loaded cost nothing.
+   that were loaded.  Such a coarse map cannot say which bytes of a
+   granule were loaded, so these objects also keep a byte-exact map that
+   only counts (struct zi_fine).  Maps of 64 KiB or more are mmap-ed, so
+   pages of a map whose part of the object is never loaded cost nothing.
 
    The lookup structure costs memory per object, not per byte: statics.c
    keeps a sorted array of static objects, heap.c a balanced tree of live
@@ -129,6 +131,35 @@ zi_object_alloc (size_t size)
   return o;
 }
 
+/* Make the counting map of KIND of coarse object O (before its map, so
+   that a map implies it).  0 if memory ran out.  */
+static int
+make_fine (struct zi_object *o, int kind)
+{
+  struct zi_fine *f = __atomic_load_n (&o->fine, __ATOMIC_ACQUIRE);
+  if (!f)
+    {
+      struct zi_fine *expected = NULL;
+      if (!(f = calloc (1, sizeof *f)))
+        return 0;
+      if (!__atomic_compare_exchange_n (&o->fine, &expected, f, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+        {
+          free (f);
+          f = expected;
+        }
+    }
+  if (__atomic_load_n (&f->bits[kind], __ATOMIC_ACQUIRE))
+    return 1;
+  uint64_t *b = map_new (o->size), *expected = NULL;
+  if (!b)
+    return 0;
+  if (!__atomic_compare_exchange_n (&f->bits[kind], &expected, b, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+    map_free (b, o->size);
+  return 1;
+}
+
 /* O's map of KIND, made on first use: the spare inline one if still
    free, else a new one (several threads may race: one map wins).  NULL
    if memory ran out (the loads are still counted).  */
@@ -139,7 +170,9 @@ zi_object_map (struct zi_object *o, int kind)
   if (m)
     return m;
   size_t granules = object_granules (o->size, o->shift);
-  uint64_t *spare = __atomic_exchange_n (&o->spare, NULL, __ATOMIC_ACQ_REL);
+  if (o->shift && !make_fine (o, kind))
+    return NULL;
+  uint64_t *spare = o->shift ? NULL : __atomic_exchange_n (&o->spare, NULL, __ATOMIC_ACQ_REL);
   m = spare ? spare : map_new (granules);
   if (!m)
     return NULL;
@@ -158,7 +191,8 @@ zi_object_map (struct zi_object *o, int kind)
   return m;
 }
 
-/* Free O's map of KIND (write lock held), unless it lives in O.  */
+/* Free O's map of KIND (write lock held), unless it lives in O, and its
+   counting map.  */
 void
 zi_object_map_release (struct zi_object *o, int kind)
 {
@@ -167,6 +201,57 @@ zi_object_map_release (struct zi_object *o, int kind)
   else
     o->inline_kind = 0;
   o->map[kind] = NULL;
+  if (o->shift && o->fine)
+    {
+      struct zi_fine *f = o->fine;
+      map_free (f->bits[kind], o->size);
+      f->bits[kind] = NULL;
+      f->loaded[kind] = f->nonzero[kind] = 0;
+      int any = 0;
+      for (int k = 0; k < ZI_DATA_KINDS; k++)
+        any |= f->bits[k] != NULL;
+      if (!any)
+        {
+          free (f);
+          o->fine = NULL;
+        }
+    }
+}
+
+/* Coarse granules cover several bytes, and loading one byte of a granule
+   marks it loaded: its other bytes may never have been loaded.  The
+   counting map knows each byte, and its counts move only when a byte's
+   state does.  */
+void
+zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
+                       uint64_t lo, uint64_t hi)
+{
+  uint64_t *fb = o->fine ? __atomic_load_n (&o->fine->bits[kind], __ATOMIC_ACQUIRE) : NULL;
+  uint64_t loaded = 0, nonzero = 0;
+  for (unsigned k = 0; k < n; k++)
+    {
+      uint64_t byte = (k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8))) & 0xff;
+      uint64_t state = ZI_MAP_LOADED | (byte ? ZI_MAP_NONZERO : 0);
+      size_t g = (off + k) >> o->shift;
+      uint64_t pat = state << (2 * (g % 32));
+      if ((m[g / 32] & pat) != pat)
+        __atomic_fetch_or (&m[g / 32], pat, __ATOMIC_RELAXED);
+      if (!fb)
+        continue;
+      size_t b = off + k;
+      unsigned sh = 2 * (b % 32);
+      pat = state << sh;
+      if ((fb[b / 32] & pat) != pat)
+        {
+          uint64_t old = __atomic_fetch_or (&fb[b / 32], pat, __ATOMIC_RELAXED) >> sh;
+          loaded += !(old & ZI_MAP_LOADED);
+          nonzero += byte && !(old & ZI_MAP_NONZERO);
+        }
+    }
+  if (loaded)
+    __atomic_fetch_add (&o->fine->loaded[kind], loaded, __ATOMIC_RELAXED);
+  if (nonzero)
+    __atomic_fetch_add (&o->fine->nonzero[kind], nonzero, __ATOMIC_RELAXED);
 }
 
 /* Never-loaded and always-zero bytes of an object of SIZE bytes with map
@@ -214,6 +299,104 @@ zi_map_count (const uint64_t *bits, size_t size, unsigned shift, uint64_t *never
     zero_bytes -= gb - last_bytes;
   *never = size - loaded_bytes;
   *zero = zero_bytes;
+}
+
+void
+zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t *zero)
+{
+  if (o->shift && o->map[kind] && o->fine)
+    {
+      uint64_t loaded = o->fine->loaded[kind];
+      *never = o->size - loaded;
+      *zero = loaded - o->fine->nonzero[kind];
+      return;
+    }
+  zi_map_count (o->map[kind], o->size, o->shift, never, zero);
+}
+
+uint64_t *
+zi_map_resized (const uint64_t *bits, size_t old_size, unsigned old_shift, size_t new_size,
+                unsigned new_shift)
+{
+  if (!bits)
+    return NULL;
+  uint64_t *nb = zi_map_alloc (new_size, new_shift);
+  if (!nb)
+    return NULL;
+  size_t keep = old_size < new_size ? old_size : new_size;
+  if (old_shift == new_shift)
+    {
+      /* Word by word; the words of untouched pages stay untouched.  */
+      size_t g = object_granules (keep, old_shift), w;
+      for (w = 0; w < g / 32; w++)
+        if (bits[w])
+          nb[w] = bits[w];
+      if (g % 32)
+        nb[w] = bits[w] & ((1ull << (2 * (g % 32))) - 1);
+      return nb;
+    }
+  for (size_t b = 0; b < keep;)
+    {
+      size_t g = b >> old_shift;
+      uint64_t s = (bits[g / 32] >> (2 * (g % 32))) & 3;
+      size_t to = b >> new_shift;
+      nb[to / 32] |= s << (2 * (to % 32));
+      /* Next byte that starts a new old or new granule.  */
+      size_t step = (size_t) 1 << (old_shift < new_shift ? old_shift : new_shift);
+      b = (b / step + 1) * step;
+    }
+  return nb;
+}
+
+/* The bytes that survive keep their state, new bytes start never loaded.
+   A map that cannot be made is lost (its bytes count as never loaded).  */
+void
+zi_object_resize (struct zi_object *o, size_t size)
+{
+  unsigned shift = zi_map_shift (size);
+  uint64_t *map[ZI_DATA_KINDS], *fine[ZI_DATA_KINDS];
+  for (int k = 0; k < ZI_DATA_KINDS; k++)
+    {
+      /* The byte-exact map, wherever the object keeps it.  */
+      const uint64_t *exact = !o->shift ? o->map[k] : o->fine && o->map[k] ? o->fine->bits[k] : NULL;
+      fine[k] = NULL;
+      if (!shift)
+        map[k] = zi_map_resized (exact, o->size, 0, size, 0);
+      else
+        {
+          map[k] = zi_map_resized (o->map[k], o->size, o->shift, size, shift);
+          fine[k] = map[k] ? zi_map_resized (exact, o->size, 0, size, 0) : NULL;
+          if (map[k] && !fine[k])
+            {
+              map_free (map[k], object_granules (size, shift));
+              map[k] = NULL;
+            }
+        }
+    }
+  for (int k = 0; k < ZI_DATA_KINDS; k++)
+    zi_object_map_release (o, k);
+  o->spare = NULL;          /* sized for the old size */
+  o->fine = NULL;
+  o->size = size;
+  o->shift = shift;
+  for (int k = 0; k < ZI_DATA_KINDS; k++)
+    {
+      o->map[k] = map[k];
+      if (!fine[k])
+        continue;
+      if (!o->fine && !(o->fine = calloc (1, sizeof *o->fine)))
+        {
+          map_free (fine[k], size);
+          map_free (map[k], object_granules (size, shift));
+          o->map[k] = NULL;
+          continue;
+        }
+      uint64_t never, zero;
+      zi_map_count (fine[k], size, 0, &never, &zero);
+      o->fine->bits[k] = fine[k];
+      o->fine->loaded[k] = size - never;
+      o->fine->nonzero[k] = size - never - zero;
+    }
 }
 
 /* Make DST (the union map of a group) at least GRANULES long at granule
@@ -284,7 +467,7 @@ zi_object_bury (struct zi_object *o)
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     {
       uint64_t never, zero;
-      zi_map_count (o->map[k], o->size, o->shift, &never, &zero);
+      zi_object_count (o, k, &never, &zero);
       g->dead_never[k] += never;
       g->dead_zero[k] += zero;
       if (o->map[k])

@@ -250,7 +250,10 @@ zi_write_json (const struct zi_report *r, FILE *f)
   fputs ("\n  },\n  \"threads\": [", f);
   for (size_t i = 0; i < r->nthreads; i++)
     {
-      fprintf (f, "%s\n    {\"thread\": %u, \"int\": ", i ? "," : "", r->threads[i].id);
+      fprintf (f, "%s\n    {\"thread\": %u, ", i ? "," : "", r->threads[i].id);
+      if (r->threads[i].merged)
+        fprintf (f, "\"merged_threads\": %u, ", r->threads[i].merged);
+      fputs ("\"int\": ", f);
       json_totals (f, &r->threads[i].totals[ZI_KIND_INT]);
       fputs (", \"float\": ", f);
       json_totals (f, &r->threads[i].totals[ZI_KIND_FLOAT]);

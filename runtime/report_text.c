@@ -110,10 +110,13 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
 int
 zi_write_summary (const struct zi_report *r, FILE *f)
 {
+  size_t threads = 0;          /* with rows: a row may sum many ended threads */
+  for (size_t i = 0; i < r->nthreads; i++)
+    threads += r->threads[i].merged ? r->threads[i].merged : 1;
   fprintf (f, "zeroinst report: %s (pid %d, %s), mode %s, %zu thread%s\n", r->program,
            (int) r->pid, r->arch,
            zi_config.mode_code && zi_data_on ? "code,data" : zi_data_on ? "data" : "code",
-           r->nthreads, r->nthreads == 1 ? "" : "s");
+           threads, threads == 1 ? "" : "s");
   if (zi_config.sample_n)
     fprintf (f, "SAMPLED: %u of every %u buffers analysed (%llu elements analysed, %llu "
                 "discarded); counts below are of the analysed elements\n",

@@ -54,12 +54,17 @@ struct zi_table {
   size_t mask, count;
 };
 struct zi_counters *zi_table_get (struct zi_table *t, int32_t slot, const void *ctx) ZI_HIDDEN;
-void zi_table_add (struct zi_table *dst, const struct zi_table *src) ZI_HIDDEN;
+/* DST += SRC, each context of SRC mapped through MAP (if not NULL).  */
+void zi_table_add (struct zi_table *dst, const struct zi_table *src,
+                   const void *(*map) (const void *)) ZI_HIDDEN;
 void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 
-/* contexts.c: calling-context tree nodes (per thread; never freed).  */
+/* contexts.c: calling-context tree nodes, per thread and freed when it
+   ends, and the shared canonical tree that ended threads' counters and
+   heap groups refer to (one node per path).  */
 #define ZI_NODE_FOREIGN   1u   /* a frame of uninstrumented code (pub.fn == NULL) */
 #define ZI_NODE_TRUNCATED 2u   /* ZEROINST_MAX_DEPTH reached: deeper calls fold here */
+#define ZI_NODE_KEEP      4u   /* other threads' nodes descend from it (OpenMP): never freed */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -70,8 +75,16 @@ struct zi_node {
   const char *fn_name, *fn_file;
   uint32_t fn_flags;
   struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
+  struct zi_node *canon;     /* its node in the canonical tree, once asked for */
+  struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
 };
 struct zi_cct;               /* a thread's tree */
+struct zi_thread;
+/* The canonical node of NODE (same path; NODE itself if canonical).  */
+const struct zi_node *zi_node_canonical (const struct zi_node *node) ZI_HIDDEN;
+/* T is ending (zi_lock held): free its tree but the nodes other threads
+   need; its counters and groups must refer to canonical nodes by now.  */
+void zi_contexts_thread_ended (struct zi_thread *t) ZI_HIDDEN;
 void zi_contexts_init (void) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
 void zi_contexts_after_fork_child (void) ZI_HIDDEN;
@@ -129,7 +142,7 @@ const char *zi_getenv (const char *name) ZI_HIDDEN;
 
 /* sites.c: dense slots for site descriptors.  */
 struct zi_site_info {
-  const struct zi_site *desc;     /* may dangle after dlclose: use the copies */
+  struct zi_site standin;         /* stands for the descriptor once its library is gone */
   enum zi_type type;
   unsigned lanes, access_bytes, line, column;
   char *file, *function, *expr;
@@ -144,6 +157,13 @@ zi_site_slot (const struct zi_site *site)
 }
 size_t zi_site_count (void) ZI_HIDDEN;          /* slots are 1..count */
 const struct zi_site_info *zi_site_get (int32_t slot) ZI_HIDDEN;
+/* Libraries with sites that were unloaded so far (a generation count;
+   looks for new unloads, cheaply when nothing was unloaded).  */
+unsigned zi_sites_generation (void) ZI_HIDDEN;
+/* In the entries [START, *CUR) of SIZE bytes, point those of sites of
+   libraries found unloaded after generation SINCE at stand-ins, or drop
+   them (*CUR moves back) if their site never got a slot.  */
+void zi_sites_translate (char *start, char **cur, unsigned size, unsigned since) ZI_HIDDEN;
 
 /* threads.c: per-thread state.  */
 struct zi_thread {
@@ -157,7 +177,7 @@ struct zi_thread {
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
   uintptr_t stack_lo, stack_hi;      /* data mode: the thread's stack */
-  unsigned gone_generation;          /* unloaded libraries seen (threads.c) */
+  unsigned gone_generation;          /* zi_sites_generation when its buffers were last translated */
   /* data mode: elements by class of memory (static, heap, stack, unknown)
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
@@ -165,6 +185,7 @@ struct zi_thread {
   int ended;
   int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
   int busy_at_report;                /* still in the runtime when a report was due: skipped */
+  unsigned merged;                   /* the row of ended threads beyond the cap: how many */
   struct zi_thread *next;
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
@@ -206,8 +227,9 @@ zi_leave (void)
     zi_undefer ();
 }
 void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
-/* The library at [LO, HI) was unloaded: drop buffered loads of its sites.  */
-void zi_forget_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
+/* The library at [LO, HI) is about to be unloaded: give every site of it
+   that some thread has buffered a slot, while its descriptors are there.  */
+void zi_threads_resolve_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
 void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
 /* Entries analysed and discarded by sampling (all threads).  */
 extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
@@ -328,16 +350,29 @@ struct zi_group {
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
+/* An object whose map is coarser than a byte (shift > 0) also keeps, per
+   kind, a byte map that only counts: the number of bytes that became
+   loaded and non-zero, so that never-loaded and always-zero bytes are
+   exact whatever the granule.  It is mmap-ed: only its pages for the parts
+   of the object that were loaded take memory.  */
+struct zi_fine {
+  uint64_t *bits[ZI_DATA_KINDS];     /* 2 bits per byte, as a map of shift 0 */
+  uint64_t loaded[ZI_DATA_KINDS], nonzero[ZI_DATA_KINDS];  /* bytes, added atomically */
+};
 struct zi_object {
   uintptr_t base;
   size_t size;
   unsigned shift;            /* map granule */
   uint64_t *map[ZI_DATA_KINDS];   /* NULL until loaded as that kind */
-  /* Small heap blocks are allocated with room for one map right after
-     this struct (zi_object_alloc): SPARE points to it until a kind takes
-     it, and INLINE_KIND is then that kind + 1.  Reading a small block's
-     map then touches the lines of its struct, not another allocation.  */
-  uint64_t *spare;
+  union {
+    /* Small heap blocks are allocated with room for one map right after
+       this struct (zi_object_alloc): SPARE points to it until a kind
+       takes it, and INLINE_KIND is then that kind + 1.  Reading a small
+       block's map then touches the lines of its struct, not another
+       allocation.  */
+    uint64_t *spare;         /* shift == 0 */
+    struct zi_fine *fine;    /* shift > 0: made with the first map */
+  };
   unsigned inline_kind;
   struct zi_group *group;
   struct zi_object *left, *right;  /* heap objects: treap by base */
@@ -356,6 +391,18 @@ uint64_t *zi_map_alloc (size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_count (const uint64_t *bits, size_t size, unsigned shift,
                    uint64_t *never, uint64_t *zero) ZI_HIDDEN;
+/* O's exact never-loaded and always-zero bytes of KIND.  */
+void zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t *zero) ZI_HIDDEN;
+/* Mark the N bytes at offset OFF of coarse object O (values LO, HI) in its
+   map M of KIND and in its counting map.  */
+void zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
+                            uint64_t lo, uint64_t hi) ZI_HIDDEN;
+/* The map of an object of OLD_SIZE bytes at granule OLD_SHIFT, for the
+   object resized to NEW_SIZE at NEW_SHIFT (NULL if BITS is).  */
+uint64_t *zi_map_resized (const uint64_t *bits, size_t old_size, unsigned old_shift,
+                          size_t new_size, unsigned new_shift) ZI_HIDDEN;
+/* Resize O (its maps and counts) to SIZE bytes (write lock held).  */
+void zi_object_resize (struct zi_object *o, size_t size) ZI_HIDDEN;
 void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
@@ -410,7 +457,11 @@ struct zi_report {
   struct zi_totals totals[ZI_NKINDS];
   struct zi_record *records;         /* sorted by redundant bytes, largest first */
   size_t nrecords;
-  struct zi_thread_row { unsigned id; struct zi_totals totals[ZI_NKINDS]; } *threads;
+  struct zi_thread_row {
+    unsigned id;
+    unsigned merged;                 /* > 0: the summed row of that many ended threads */
+    struct zi_totals totals[ZI_NKINDS];
+  } *threads;
   size_t nthreads;
   struct zi_data_record *data;       /* data mode: sorted by redundant bytes */
   size_t ndata;

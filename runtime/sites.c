@@ -1,21 +1,180 @@
-/* sites.c - dense slot numbers for site descriptors.
+/* sites.c - dense slot numbers for site descriptors, and what happens to
+   them when their library is unloaded.
 
    The first time the runtime meets a site it copies the descriptor (the
    object holding it may be dlclose-d before the report) and writes a slot
    number into it, so later lookups are one load.  Slots start at 1; 0 means
-   "not seen yet".  */
+   "not seen yet".
+
+   A slot belongs to the site's place in its file: (module path, offset of
+   the descriptor from the module's load bias).  A library that is closed
+   and opened again has fresh descriptors (slot 0, possibly at another
+   address); they get the slots of the first opening, so each site keeps
+   one record across load cycles.
+
+   Unloading: buffered entries point at their site's descriptor, which the
+   analysis reads (its slot).  Each module that holds sites is an
+   "instance" (one per load of a library); when an instance is gone (the
+   C library's count of unloads moved and the module is not loaded at that
+   place any more), each thread, before analysing its buffers, rewrites
+   entries that point into the instance's range to a stand-in descriptor
+   of the same slot (kept in the site's info), or drops them if the site
+   never got a slot (a site whose first loads were still buffered when its
+   library went away without our dlclose wrapper seeing it: an
+   uninstrumented program that dlcloses).  The dlclose wrapper
+   (allocators.c) gives slots to every buffered site of the library before
+   it goes, so with it nothing is dropped.  */
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "runtime.h"
 
 static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct zi_site_info **sites;  /* [slot], entry 0 unused; entries never move */
 static size_t nsites, capacity;
 
+/* One load of a module that holds sites.  */
+struct instance {
+  uintptr_t lo, hi;          /* its PT_LOAD segments */
+  uintptr_t bias;
+  char *name;                /* path (the program: its /proc/self/exe target) */
+  int program;               /* the main program: never unloaded */
+  unsigned gone;             /* 0, or the unload generation that found it gone */
+  struct slot_at { uintptr_t at; int32_t slot; } *slots;  /* descriptor address -> slot */
+  size_t nslots, cap;
+};
+static struct instance *instances;
+static size_t ninstances;
+static unsigned libraries;           /* instances that may be unloaded */
+static unsigned long long seen_subs; /* the C library's unload count last looked at */
+static unsigned generation;          /* instances found gone so far */
+
+/* (module path, offset) -> slot, for slots to survive a reload.  */
+struct key {
+  const char *name;
+  uintptr_t offset;
+  int32_t slot;
+};
+static struct key *keys;
+static size_t keys_mask, nkeys;
+
 static char *
 copy (const char *s)
 {
   return strdup (s ? s : "");
+}
+
+static size_t
+key_hash (const char *name, uintptr_t offset)
+{
+  uint64_t h = 1469598103934665603ull;
+  for (const char *p = name; *p; p++)
+    h = (h ^ (unsigned char) *p) * 1099511628211ull;
+  h ^= (uint64_t) offset * 0x9e3779b97f4a7c15ull;
+  return (size_t) (h ^ (h >> 29));
+}
+
+static struct key *
+key_find (const char *name, uintptr_t offset)
+{
+  if (!keys)
+    return NULL;
+  for (size_t i = key_hash (name, offset) & keys_mask; keys[i].name; i = (i + 1) & keys_mask)
+    if (keys[i].offset == offset && !strcmp (keys[i].name, name))
+      return &keys[i];
+  return NULL;
+}
+
+static void
+key_add (const char *name, uintptr_t offset, int32_t slot)
+{
+  if (2 * (nkeys + 1) > (keys ? keys_mask + 1 : 0))
+    {
+      size_t n = keys ? 2 * (keys_mask + 1) : 1024;
+      struct key *k = calloc (n, sizeof *k);
+      if (!k)
+        return;                 /* the slot just does not survive a reload */
+      for (size_t i = 0; keys && i <= keys_mask; i++)
+        if (keys[i].name)
+          {
+            size_t j = key_hash (keys[i].name, keys[i].offset) & (n - 1);
+            while (k[j].name)
+              j = (j + 1) & (n - 1);
+            k[j] = keys[i];
+          }
+      free (keys);
+      keys = k;
+      keys_mask = n - 1;
+    }
+  size_t i = key_hash (name, offset) & keys_mask;
+  while (keys[i].name)
+    i = (i + 1) & keys_mask;
+  keys[i] = (struct key) { name, offset, slot };
+  nkeys++;
+}
+
+struct find_module {
+  uintptr_t addr;
+  struct instance found;
+};
+
+static int
+module_of_cb (struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct find_module *f = arg;
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD)
+      {
+        uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        if (a < lo)
+          lo = a;
+        if (a + info->dlpi_phdr[i].p_memsz > hi)
+          hi = a + info->dlpi_phdr[i].p_memsz;
+      }
+  if (f->addr - lo >= hi - lo)
+    return 0;
+  int program = !info->dlpi_name || !*info->dlpi_name;
+  char *name = NULL;
+  if (program)
+    {
+      char buf[4096];
+      ssize_t n = readlink ("/proc/self/exe", buf, sizeof buf - 1);
+      buf[n > 0 ? n : 0] = '\0';
+      name = strdup (buf);
+    }
+  else
+    name = strdup (info->dlpi_name);
+  if (!name)
+    return 1;
+  f->found = (struct instance) { lo, hi, info->dlpi_addr, name, program, 0, NULL, 0, 0 };
+  return 1;
+}
+
+/* The instance holding the descriptor at ADDR (sites_lock held), or NULL
+   (not in any module: no slot key).  */
+static struct instance *
+instance_of (uintptr_t addr)
+{
+  for (size_t i = 0; i < ninstances; i++)
+    if (!instances[i].gone && addr - instances[i].lo < instances[i].hi - instances[i].lo)
+      return &instances[i];
+  struct find_module f = { addr, { 0 } };
+  dl_iterate_phdr (module_of_cb, &f);
+  if (!f.found.name)
+    return NULL;
+  struct instance *n = realloc (instances, (ninstances + 1) * sizeof *n);
+  if (!n)
+    {
+      free (f.found.name);
+      return NULL;
+    }
+  instances = n;
+  instances[ninstances] = f.found;
+  if (!f.found.program)
+    __atomic_store_n (&libraries, libraries + 1, __ATOMIC_RELEASE);
+  return &instances[ninstances++];
 }
 
 /* The load's own frame and its inline chain (zeroinst-abi.h): frame 0 is
@@ -46,6 +205,32 @@ site_frames (const struct zi_site *site, struct zi_site_info *info)
   info->frames.n = n;
 }
 
+/* Does SITE describe the same load as the slot's first descriptor (a
+   library rebuilt between two loads does not)?  */
+static int
+same_site (const struct zi_site *site, const struct zi_site_info *info)
+{
+  return info->type == (site->type < ZI_NTYPES ? (enum zi_type) site->type : ZI_OTHER)
+         && info->line == site->line && info->column == site->column
+         && !strcmp (info->function, site->function ? site->function : "")
+         && !strcmp (info->expr, site->expr ? site->expr : "");
+}
+
+static void
+remember (struct instance *in, const struct zi_site *site, int32_t slot)
+{
+  if (in->nslots == in->cap)
+    {
+      size_t n = in->cap ? 2 * in->cap : 64;
+      struct slot_at *s = realloc (in->slots, n * sizeof *s);
+      if (!s)
+        return;                 /* its entries are dropped if it is unloaded */
+      in->slots = s;
+      in->cap = n;
+    }
+  in->slots[in->nslots++] = (struct slot_at) { (uintptr_t) site, slot };
+}
+
 int32_t
 zi_site_slot_slow (const struct zi_site *site)
 {
@@ -53,30 +238,47 @@ zi_site_slot_slow (const struct zi_site *site)
   int32_t slot = site->slot;
   if (!slot)
     {
-      if (nsites + 2 > capacity)
+      struct instance *in = instance_of ((uintptr_t) site);
+      struct key *k = in ? key_find (in->name, (uintptr_t) site - in->bias) : NULL;
+      if (k && same_site (site, sites[k->slot]))
+        slot = k->slot;          /* the library was loaded before */
+      else
         {
-          size_t n = capacity ? 2 * capacity : 1024;
-          struct zi_site_info **s = realloc (sites, n * sizeof *s);
-          if (!s)
+          if (nsites + 2 > capacity)
+            {
+              size_t n = capacity ? 2 * capacity : 1024;
+              struct zi_site_info **s = realloc (sites, n * sizeof *s);
+              if (!s)
+                abort ();
+              sites = s;
+              capacity = n;
+            }
+          struct zi_site_info *info = calloc (1, sizeof *info);
+          if (!info)
             abort ();
-          sites = s;
-          capacity = n;
+          slot = (int32_t) ++nsites;
+          sites[slot] = info;
+          info->type = site->type < ZI_NTYPES ? (enum zi_type) site->type : ZI_OTHER;
+          info->lanes = site->lanes ? site->lanes : 1;
+          info->access_bytes = site->access_bytes;
+          info->line = site->line;
+          info->column = site->column;
+          info->file = copy (site->file);
+          info->function = copy (site->function);
+          info->expr = copy (site->expr);
+          site_frames (site, info);
+          /* What the analysis reads of an entry's site once the
+             descriptor is gone: the slot (and nothing that points into the
+             library).  */
+          info->standin = (struct zi_site) { .slot = slot, .type = site->type,
+                                             .lanes = site->lanes,
+                                             .access_bytes = site->access_bytes,
+                                             .line = site->line, .column = site->column };
+          if (in && !k)
+            key_add (in->name, (uintptr_t) site - in->bias, slot);
         }
-      struct zi_site_info *info = calloc (1, sizeof *info);
-      if (!info)
-        abort ();
-      slot = (int32_t) ++nsites;
-      sites[slot] = info;
-      info->desc = site;
-      info->type = site->type < ZI_NTYPES ? (enum zi_type) site->type : ZI_OTHER;
-      info->lanes = site->lanes ? site->lanes : 1;
-      info->access_bytes = site->access_bytes;
-      info->line = site->line;
-      info->column = site->column;
-      info->file = copy (site->file);
-      info->function = copy (site->function);
-      info->expr = copy (site->expr);
-      site_frames (site, info);
+      if (in && !in->program)
+        remember (in, site, slot);
       __atomic_store_n (&((struct zi_site *) site)->slot, slot, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&sites_lock);
@@ -99,4 +301,117 @@ zi_site_get (int32_t slot)
   const struct zi_site_info *info = sites[slot];
   pthread_mutex_unlock (&sites_lock);
   return info;
+}
+
+static int
+subs_cb (struct dl_phdr_info *info, size_t size, void *arg)
+{
+  *(unsigned long long *) arg = info->dlpi_subs;
+  return 1;
+}
+
+static int
+present_cb (struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct instance *in = arg;
+  if (info->dlpi_addr == in->bias && info->dlpi_name && !strcmp (info->dlpi_name, in->name))
+    {
+      in->gone = 0;
+      return 1;
+    }
+  return 0;
+}
+
+static int
+by_address (const void *a, const void *b)
+{
+  const struct slot_at *x = a, *y = b;
+  return x->at < y->at ? -1 : x->at > y->at;
+}
+
+unsigned
+zi_sites_generation (void)
+{
+  if (!__atomic_load_n (&libraries, __ATOMIC_ACQUIRE))
+    return 0;                  /* all sites are in the program: nothing to unload */
+  unsigned long long subs = 0;
+  dl_iterate_phdr (subs_cb, &subs);
+  if (subs == __atomic_load_n (&seen_subs, __ATOMIC_ACQUIRE))
+    return __atomic_load_n (&generation, __ATOMIC_ACQUIRE);
+  pthread_mutex_lock (&sites_lock);
+  if (subs != seen_subs)
+    {
+      unsigned next = generation + 1;
+      int any = 0;
+      for (size_t i = 0; i < ninstances; i++)
+        {
+          struct instance *in = &instances[i];
+          if (in->gone || in->program)
+            continue;
+          in->gone = next;
+          dl_iterate_phdr (present_cb, in);
+          if (in->gone)
+            {
+              qsort (in->slots, in->nslots, sizeof *in->slots, by_address);
+              any = 1;
+            }
+        }
+      if (any)
+        __atomic_store_n (&generation, next, __ATOMIC_RELEASE);
+      __atomic_store_n (&seen_subs, subs, __ATOMIC_RELEASE);
+    }
+  unsigned g = generation;
+  pthread_mutex_unlock (&sites_lock);
+  return g;
+}
+
+/* The stand-in for a descriptor at AT of instance IN, or NULL.  */
+static const struct zi_site *
+standin (const struct instance *in, uintptr_t at)
+{
+  size_t lo = 0, hi = in->nslots;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (in->slots[mid].at < at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < in->nslots && in->slots[lo].at == at)
+    return &sites[in->slots[lo].slot]->standin;
+  return NULL;
+}
+
+void
+zi_sites_translate (char *start, char **cur, unsigned size, unsigned since)
+{
+  pthread_mutex_lock (&sites_lock);
+  char *out = start;
+  for (char *p = start; p < *cur; p += size)
+    {
+      struct zi_entry *e = (struct zi_entry *) p;
+      uintptr_t at = (uintptr_t) e->site;
+      int keep = 1;
+      /* Only instances found gone after this buffer's last translation:
+         its newer entries may point into a library loaded since at the
+         same place.  */
+      for (size_t i = 0; i < ninstances && keep; i++)
+        {
+          const struct instance *in = &instances[i];
+          if (in->gone > since && at - in->lo < in->hi - in->lo)
+            {
+              e->site = standin (in, at);
+              keep = e->site != NULL;
+            }
+        }
+      if (keep)
+        {
+          if (out != p)
+            memmove (out, p, size);
+          out += size;
+        }
+    }
+  *cur = out;
+  pthread_mutex_unlock (&sites_lock);
 }

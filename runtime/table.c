@@ -52,14 +52,14 @@ zi_table_get (struct zi_table *t, int32_t slot, const void *ctx)
 }
 
 void
-zi_table_add (struct zi_table *dst, const struct zi_table *src)
+zi_table_add (struct zi_table *dst, const struct zi_table *src, const void *(*map) (const void *))
 {
   for (size_t i = 0; src->cells && i <= src->mask; i++)
     {
       const struct zi_cell *s = &src->cells[i];
       if (!s->slot)
         continue;
-      struct zi_counters *d = zi_table_get (dst, s->slot, s->ctx);
+      struct zi_counters *d = zi_table_get (dst, s->slot, map ? map (s->ctx) : s->ctx);
       d->elements += s->c.elements;
       d->redundant_bytes += s->c.redundant_bytes;
       d->zero_elements += s->c.zero_elements;

@@ -2,13 +2,16 @@
 
    A thread registers itself the first time its generated code needs a
    buffer (__zeroinst_refill with a NULL cursor) or enters an instrumented
-   function.  Its state lives in the global list until the process ends, so
-   the report covers every thread that ran.  When a thread ends (pthread key
-   destructor) its buffers are flushed, its counters are added to
-   zi_ended_counters and freed, and only its totals stay (its calling-context
-   nodes stay too: the merged counters refer to them).  Memory per live
-   thread: one buffer per element class it used plus one counter cell per
-   (site, context) it reached.  */
+   function.  When a thread ends (pthread key destructor) its buffers are
+   flushed, its counters are added to zi_ended_counters under their
+   canonical calling contexts (contexts.c), and its buffers, counters and
+   calling-context tree are freed.  What stays is its row of totals, and
+   only if it loaded something: the first ZI_ENDED_ROWS such threads keep
+   their own rows (struct zi_thread, in the list); later ones are summed
+   into one row.  Memory per live thread: one buffer per element class it
+   used, one counter cell per (site, context) it reached and its tree;
+   memory for ended threads is bounded by ZI_ENDED_ROWS and the records.  */
+#define ZI_ENDED_ROWS 4096
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,58 +31,45 @@ uint64_t zi_sampled_entries, zi_skipped_entries;
 
 uintptr_t zi_main_stack_lo, zi_main_stack_hi;
 
-/* Address ranges of libraries unloaded by dlclose (allocators.c): loads
-   that other threads still hold in their buffers point at site
-   descriptors there, which are gone.  Such entries are dropped.  */
-#define MAX_GONE 256
-static struct { uintptr_t lo, hi; } gone[MAX_GONE];
-static unsigned ngone, gone_generation;
-
+/* Before the library at [LO, HI) is unloaded (dlclose, allocators.c):
+   every site of it in any thread's buffers gets a slot now, while its
+   descriptor can be read, so that the entries can be translated to
+   stand-ins (sites.c) at their thread's next analysis rather than dropped.
+   Other threads keep appending after their cursor meanwhile; the entries
+   before it are complete.  */
 void
-zi_forget_range (uintptr_t lo, uintptr_t hi)
+zi_threads_resolve_range (uintptr_t lo, uintptr_t hi)
 {
   pthread_mutex_lock (&zi_lock);
-  if (ngone < MAX_GONE)
-    {
-      gone[ngone].lo = lo;
-      gone[ngone].hi = hi;
-      ngone++;
-    }
-  else
-    gone[MAX_GONE - 1].hi = UINTPTR_MAX, gone[MAX_GONE - 1].lo = 0;  /* drop all: never crash */
-  __atomic_store_n (&gone_generation, gone_generation + 1, __ATOMIC_RELEASE);
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    for (unsigned k = 0; k < ZI_NTYPES && !t->ended; k++)
+      {
+        char *b = (char *) t->buf[k];
+        char *c = b ? (char *) __atomic_load_n (&t->tls[2 * k], __ATOMIC_ACQUIRE) : NULL;
+        if (!b || c < b || c > b + t->capacity * zi_entry_bytes (k))
+          continue;
+        for (char *p = b; p < c; p += zi_entry_bytes (k))
+          {
+            const struct zi_site *site = ((const struct zi_entry *) p)->site;
+            if ((uintptr_t) site - lo < hi - lo)
+              zi_site_slot (site);
+          }
+      }
   pthread_mutex_unlock (&zi_lock);
-}
-
-/* Remove entries whose site lies in an unloaded library from
-   [START, *CUR) (entries of SIZE bytes).  */
-static void
-drop_unloaded (char *start, char **cur, unsigned size)
-{
-  char *out = start;
-  for (char *p = start; p < *cur; p += size)
-    {
-      uintptr_t site = (uintptr_t) ((const struct zi_entry *) p)->site;
-      int dead = 0;
-      for (unsigned i = 0; i < ngone && !dead; i++)
-        dead = site - gone[i].lo < gone[i].hi - gone[i].lo;
-      if (!dead)
-        {
-          if (out != p)
-            memmove (out, p, size);
-          out += size;
-        }
-    }
-  *cur = out;
 }
 
 static __thread struct zi_thread *self;
 static pthread_key_t exit_key;
 static unsigned next_id;
 
-/* Entries written while the thread is already inside the runtime (a signal
-   handler that loads from instrumented code) land here and are dropped.  */
-static __thread struct zi_entry_wide scratch[64];
+/* Entries written while a thread is already inside the runtime (a signal
+   handler that loads from instrumented code) land here and are dropped.
+   One area for all threads (nobody reads it, so concurrent writes do not
+   matter): as a __thread array its 3 KB of initial-exec TLS would exceed
+   glibc's static TLS surplus, and an instrumented library dlopen-ed by an
+   uninstrumented program (Python ctypes, R, Lua) could not load
+   libzeroinst.  The runtime's initial-exec TLS is about 220 bytes.  */
+static struct zi_entry_wide scratch[64];
 
 static void thread_ended (void *arg);
 
@@ -165,7 +155,11 @@ flush_buffer (struct zi_thread *t, unsigned type)
       t->tls[2 * type] = (struct zi_entry *) start;
       return;
     }
-  unsigned generation = __atomic_load_n (&gone_generation, __ATOMIC_ACQUIRE);
+  if (cur == start)
+    return;     /* nothing buffered (free() flushes often) */
+  /* A library with sites was unloaded since T's buffers were last
+     looked at: its entries point at descriptors that are gone.  */
+  unsigned generation = zi_sites_generation ();
   if (__builtin_expect (t->gone_generation != generation, 0))
     {
       for (unsigned k = 0; k < ZI_NTYPES; k++)
@@ -174,7 +168,7 @@ flush_buffer (struct zi_thread *t, unsigned type)
             char *c = (char *) t->tls[2 * k], *b = (char *) t->buf[k];
             if (c >= b && c <= b + buffer_bytes (t, k))
               {
-                drop_unloaded (b, &c, zi_entry_bytes (k));
+                zi_sites_translate (b, &c, zi_entry_bytes (k), t->gone_generation);
                 t->tls[2 * k] = (struct zi_entry *) c;
               }
           }
@@ -183,7 +177,7 @@ flush_buffer (struct zi_thread *t, unsigned type)
     }
   uint64_t entries = (uint64_t) (cur - start) / zi_entry_bytes (type);
   if (!entries)
-    return;     /* nothing buffered (free() flushes often) */
+    return;
   if (zi_config.sample_n && t->flushes[type]++ % zi_config.sample_n >= zi_config.sample_k)
     __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);
   else
@@ -298,10 +292,73 @@ zi_thread_totals (const struct zi_thread *t, struct zi_totals *out)
   add_counter_totals (t, out);
 }
 
+static unsigned ended_rows;          /* ended threads with a row of their own */
+static struct zi_thread *ended_sum;  /* the row of the others, once there are */
+
+static const void *
+canonical_ctx (const void *ctx)
+{
+  return zi_ctx_is_node (ctx) ? (const void *) zi_node_canonical (ctx) : ctx;
+}
+
+/* Did T load anything (code or data analysis)?  */
+static int
+loaded_something (const struct zi_thread *t)
+{
+  for (int k = 0; k < ZI_NKINDS; k++)
+    if (t->totals[k].elements)
+      return 1;
+  for (int c = 0; c < ZI_NCLASSES; c++)
+    for (int k = 0; k < ZI_DATA_KINDS; k++)
+      if (t->data_totals[c][k].elements)
+        return 1;
+  return 0;
+}
+
+/* T ended (zi_lock held): keep its row, or add it to the row of ended
+   threads beyond ZI_ENDED_ROWS, or drop it if it loaded nothing.  Returns
+   T if it is to be freed (it is then off the list).  */
+static struct zi_thread *
+settle_row (struct zi_thread *t)
+{
+  int loaded = loaded_something (t);
+  if (loaded && ended_rows < ZI_ENDED_ROWS)
+    {
+      ended_rows++;
+      return NULL;
+    }
+  if (loaded && !ended_sum && (ended_sum = calloc (1, sizeof *ended_sum)))
+    {
+      ended_sum->id = t->id;        /* the first thread it sums */
+      ended_sum->ended = 1;
+      ended_sum->next = zi_threads;
+      zi_threads = ended_sum;
+    }
+  if (loaded && !ended_sum)
+    return NULL;                    /* no memory: it keeps its row */
+  if (loaded)
+    {
+      ended_sum->merged++;
+      for (int k = 0; k < ZI_NKINDS; k++)
+        zi_totals_add (&ended_sum->totals[k], &t->totals[k]);
+      for (int c = 0; c < ZI_NCLASSES; c++)
+        for (int k = 0; k < ZI_DATA_KINDS; k++)
+          zi_totals_add (&ended_sum->data_totals[c][k], &t->data_totals[c][k]);
+    }
+  for (struct zi_thread **p = &zi_threads; *p; p = &(*p)->next)
+    if (*p == t)
+      {
+        *p = t->next;
+        break;
+      }
+  return t;
+}
+
 /* pthread key destructor: the thread is ending.  Fold its counters into
-   the ended-threads table, keep its totals, free its buffers.  Should
-   instrumented code run later in this thread (another TLS destructor), the
-   NULL cursors make it register buffers again and this runs once more.  */
+   the ended-threads table, keep its totals (settle_row), free the rest.
+   Should instrumented code run later in this thread (another TLS
+   destructor), the NULL cursors make it register again (as a new thread,
+   if this one's state was freed) and this runs once more.  */
 static void
 thread_ended (void *arg)
 {
@@ -311,10 +368,14 @@ thread_ended (void *arg)
   pthread_mutex_lock (&zi_lock);
   t->in_runtime = NULL;      /* this thread's TLS goes away soon (finish.c) */
   add_counter_totals (t, t->totals);
-  zi_table_add (&zi_ended_counters, &t->counters);
+  zi_table_add (&zi_ended_counters, &t->counters, canonical_ctx);
   zi_table_free (&t->counters);
   t->ended = 1;
+  zi_contexts_thread_ended (t);
+  struct zi_thread *gone = settle_row (t);
   pthread_mutex_unlock (&zi_lock);
+  if (gone == self)
+    self = NULL;
   free (t->data_cache);
   t->data_cache = NULL;
   for (unsigned type = 0; type < ZI_NTYPES; type++)
@@ -324,6 +385,7 @@ thread_ended (void *arg)
       t->buf[type] = NULL;
       __zeroinst_buf[2 * type] = __zeroinst_buf[2 * type + 1] = NULL;
     }
+  free (gone);
   zi_leave ();
 }
 
@@ -348,6 +410,8 @@ zi_threads_after_fork_child (void)
   zi_table_free (&zi_ended_counters);
   zi_threads = me;
   next_id = 0;
+  ended_rows = 0;
+  ended_sum = NULL;
   if (me)
     {
       me->next = NULL;

@@ -62,6 +62,20 @@ zi_object_map (struct zi_object *o, int kind)
   return o->map[kind];
 }
 
+/* Coarse objects here have no counting map (objects.c keeps one): the
+   granule map only.  */
+void
+zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
+                       uint64_t lo, uint64_t hi)
+{
+  (void) kind;
+  for (unsigned k = 0; k < n; k++)
+    {
+      uint64_t byte = (k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8))) & 0xff;
+      size_t g = (off + k) >> o->shift;
+      m[g / 32] |= (ZI_MAP_LOADED | (byte ? ZI_MAP_NONZERO : 0ull)) << (2 * (g % 32));
+    }
+}
 
 /* The reference's view: per object and kind, one state per granule
    (ZI_MAP_LOADED | ZI_MAP_NONZERO), per group and kind the totals, per
