@@ -388,6 +388,12 @@ void zi_remember_start (void) ZI_HIDDEN;
 void zi_finish (const char *why) ZI_HIDDEN;
 extern pid_t zi_pid ZI_HIDDEN;
 
+/* stack.c: more stack for instrumented frames; the original limit for
+   programs the process execs (call zi_stack_after_exec if exec fails).  */
+void zi_stack_init (void) ZI_HIDDEN;
+void zi_stack_before_exec (void) ZI_HIDDEN;
+void zi_stack_after_exec (void) ZI_HIDDEN;
+
 /* report_json.c, report_text.c */
 int zi_write_json (const struct zi_report *r, const char *path) ZI_HIDDEN;
 int zi_write_summary (const struct zi_report *r, const char *path) ZI_HIDDEN;
