@@ -19,8 +19,8 @@
    by ZI_STACK_FACTOR, the largest ratio of instrumented to plain frame
    size measured on small recursive functions (README).  Stack pages cost
    nothing until they are touched.  Programs see the raised limit through
-   getrlimit; programs they exec get the original one back
-   (zi_stack_before_exec).  */
+   getrlimit.  zi_stack_before_exec and zi_stack_after_exec, for exec.c,
+   give a program the process execs the original limit.  */
 #include <pthread.h>
 #include <sys/resource.h>
 #include "runtime.h"
