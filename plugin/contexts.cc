@@ -8,7 +8,7 @@
        ra = return address;
        cached = parent->cache[((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1)];
        if (((cached->fn ^ &fn_desc) | (cached->ra ^ ra)) != 0)
-         cached' = __zeroinst_enter (&fn_desc, ra);     -- unlikely
+         cached' = __zeroinst_enter (&fn_desc, ra);     -- unlikely; zi_runtime_call
        node = PHI <cached, cached'>;
        __zeroinst_ctx = node;
 
@@ -159,7 +159,7 @@ zi_enter_context (function *fun, bool has_loads)
   tree diff = gimple_build (&seq, BIT_IOR_EXPR, u, d1, d2);
   gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
 
-  gcall *enter = gimple_build_call (zi_t.enter_fn, 2, fn_desc, ra);
+  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", fn_desc, ra);
   gimple_stmt_iterator join;
   tree node = zi_guarded_call (&gsi, NE_EXPR, diff, build_zero_cst (u), enter, cached, &join);
   gsi_insert_before (&join, gimple_build_assign (zi_t.ctx_var, node), GSI_SAME_STMT);

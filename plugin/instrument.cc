@@ -26,7 +26,7 @@
 
        c  = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
        if ((u64) c + S*N > (u64) e)          -- unlikely; S = entry size of T
-         c' = __zeroinst_refill (T, N);
+         c' = __zeroinst_refill (T, N);      -- x86-64: zi_runtime_call's asm
        slot = PHI <c, c'>
 
    and every load of the group, the first included, then stores its K
@@ -377,13 +377,89 @@ emit_record_calls (gimple_stmt_iterator *gsi, tree site, tree ctx, struct zi_lan
   gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
 }
 
-/* After *GSI (the end of a fast-path computation), branch to CALL when
-   "LHS CODE RHS" holds (unlikely).  Returns the PHI of FAST (fast path) and
-   CALL's result (same type), and sets *JOIN to the start of the join
-   block, before its first statement.  */
+/* Does this compilation target x86-64 (LP64, System V, with SSE), where
+   the rare runtime calls go through register-preserving trampolines?  */
+static bool
+keep_registers_p (void)
+{
+#ifdef TARGET_SSE2
+  return TARGET_64BIT && !TARGET_X32 && ix86_abi == SYSV_ABI && TARGET_SSE && TARGET_80387;
+#else
+  return false;
+#endif
+}
+
+/* Add the register named NAME to the asm clobber list *CLOBBERS.  */
+static void
+add_clobber (vec<tree, va_gc> **clobbers, const char *name)
+{
+  vec_safe_push (*clobbers, build_tree_list (NULL_TREE, build_string (strlen (name) + 1, name)));
+}
+
+/* A call of runtime function FN (A0, A1), whose result zi_guarded_call
+   sets.  On x86-64 it is an asm statement that calls FN's trampoline KEEP
+   (runtime/stack.c), which preserves every general-purpose register but
+   the result's (rax): GCC then keeps nothing in callee-saved registers or
+   stack slots for the sake of this rare call.  A plain call makes every
+   value live across it (the program's locals in a loop, the function's
+   arguments at entry) take a callee-saved register or a stack slot in
+   every activation: instrumented frames were up to five times their plain
+   size.  The vector, x87 and mask registers, which the ABI lets any call
+   clobber, are declared clobbered.  The asm first steps over the 128 bytes
+   of red zone below the stack pointer, which GCC may use in a function
+   that makes no call of its own, and calls through the GOT: a PLT entry
+   may clobber r10 and r11 (lazy binding).  */
+gimple *
+zi_runtime_call (tree fn, const char *keep, tree a0, tree a1)
+{
+  if (!keep_registers_p ())
+    return gimple_build_call (fn, 2, a0, a1);
+  char text[320];
+  snprintf (text, sizeof text,
+            "{lea -128(%%%%rsp), %%%%rsp|lea rsp, [rsp-128]}\n\t"
+            "{call *%s@GOTPCREL(%%%%rip)|call [QWORD PTR %s@GOTPCREL[rip]]}\n\t"
+            "{lea 128(%%%%rsp), %%%%rsp|lea rsp, [rsp+128]}", keep, keep);
+  vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
+  const char *regs[] = { "D", "S" };
+  tree args[] = { a0, a1 };
+  for (unsigned i = 0; i < 2; i++)
+    vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE,
+                                                         build_string (2, regs[i])),
+                                        args[i]));
+  /* The output operand's value (an SSA name) is set by zi_guarded_call.  */
+  vec_safe_push (out, build_tree_list (build_tree_list (NULL_TREE, build_string (3, "=a")),
+                                       NULL_TREE));
+  add_clobber (&clobbers, "memory");
+  add_clobber (&clobbers, "cc");
+  char name[16];
+  for (int i = 0; i < (TARGET_AVX512F ? 32 : 16); i++)
+    {
+      snprintf (name, sizeof name, "xmm%d", i);
+      add_clobber (&clobbers, name);
+    }
+  for (int i = 0; TARGET_AVX512F && i < 8; i++)
+    {
+      snprintf (name, sizeof name, "k%d", i);
+      add_clobber (&clobbers, name);
+    }
+  add_clobber (&clobbers, "st");
+  for (int i = 1; i < 8; i++)
+    {
+      snprintf (name, sizeof name, "st(%d)", i);
+      add_clobber (&clobbers, name);
+    }
+  gasm *g = gimple_build_asm_vec (ggc_strdup (text), in, out, clobbers, NULL);
+  gimple_asm_set_volatile (g, true);
+  return g;
+}
+
+/* After *GSI (the end of a fast-path computation), branch to CALL (from
+   zi_runtime_call) when "LHS CODE RHS" holds (unlikely).  Returns the PHI
+   of FAST (fast path) and CALL's result (same type), and sets *JOIN to
+   the start of the join block, before its first statement.  */
 tree
 zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree rhs,
-                 gcall *call, tree fast, gimple_stmt_iterator *join)
+                 gimple *call, tree fast, gimple_stmt_iterator *join)
 {
   basic_block then_bb, join_bb;
   gimple_stmt_iterator cond_gsi
@@ -392,8 +468,11 @@ zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree 
   gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
   basic_block cond_bb = gimple_bb (cond);
 
-  tree slow = make_ssa_name (TREE_TYPE (fast));
-  gimple_call_set_lhs (call, slow);
+  tree slow = make_ssa_name (TREE_TYPE (fast), call);
+  if (gasm *a = dyn_cast<gasm *> (call))
+    TREE_VALUE (gimple_asm_output_op (a, 0)) = slow;
+  else
+    gimple_call_set_lhs (as_a<gcall *> (call), slow);
   gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
   gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
 
@@ -442,9 +521,9 @@ emit_inline_append (gimple_stmt_iterator *gsi, const struct zi_load *l, tree sit
       tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
       gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
 
-      gcall *call = gimple_build_call (zi_t.refill_fn, 2,
-                                       build_int_cst (unsigned_type_node, l->type),
-                                       build_int_cst (unsigned_type_node, g->entries));
+      gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep",
+                                      build_int_cst (unsigned_type_node, l->type),
+                                      build_int_cst (unsigned_type_node, g->entries));
       g->slot = zi_guarded_call (gsi, GT_EXPR, need, end_u64, call, cur, &join);
     }
   else

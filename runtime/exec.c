@@ -23,6 +23,17 @@ before_exec (void)
 {
   if (zi_pid && getpid () == zi_pid)
     zi_finish ("exec");
+  zi_stack_before_exec ();     /* the new program gets the original stack limit */
+}
+
+/* The exec failed: this program goes on, with its raised stack limit.  */
+static int
+after_exec (int r)
+{
+  int saved = errno;
+  zi_stack_after_exec ();
+  errno = saved;
+  return r;
 }
 
 /* The next definition of NAME (libc's).  */
@@ -46,35 +57,35 @@ int
 execve (const char *path, char *const argv[], char *const envp[])
 {
   before_exec ();
-  return ((execve_fn *) real ("execve")) (path, argv, envp);
+  return after_exec (((execve_fn *) real ("execve")) (path, argv, envp));
 }
 
 int
 execv (const char *path, char *const argv[])
 {
   before_exec ();
-  return ((execve_fn *) real ("execve")) (path, argv, environ);
+  return after_exec (((execve_fn *) real ("execve")) (path, argv, environ));
 }
 
 int
 execvpe (const char *file, char *const argv[], char *const envp[])
 {
   before_exec ();
-  return ((execvpe_fn *) real ("execvpe")) (file, argv, envp);
+  return after_exec (((execvpe_fn *) real ("execvpe")) (file, argv, envp));
 }
 
 int
 execvp (const char *file, char *const argv[])
 {
   before_exec ();
-  return ((execvpe_fn *) real ("execvpe")) (file, argv, environ);
+  return after_exec (((execvpe_fn *) real ("execvpe")) (file, argv, environ));
 }
 
 int
 fexecve (int fd, char *const argv[], char *const envp[])
 {
   before_exec ();
-  return ((fexecve_fn *) real ("fexecve")) (fd, argv, envp);
+  return after_exec (((fexecve_fn *) real ("fexecve")) (fd, argv, envp));
 }
 
 /* Collect the variadic arguments of execl* into an argv (on the stack).  */

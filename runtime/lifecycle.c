@@ -75,6 +75,7 @@ init_once (void)
   zi_read_options ();
   zi_threads_init ();
   zi_contexts_init ();
+  zi_stack_init ();      /* before thread 0 reads its (raised) stack bounds */
   zi_thread_self ();     /* the initial thread is thread 0 (its stack known for data mode) */
   zi_objects_init ();
   atexit (at_exit);

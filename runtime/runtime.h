@@ -474,6 +474,12 @@ void zi_remember_start (void) ZI_HIDDEN;
 void zi_finish (const char *why) ZI_HIDDEN;
 extern pid_t zi_pid ZI_HIDDEN;
 
+/* stack.c: more stack for instrumented frames; the original limit for
+   programs the process execs (call zi_stack_after_exec if exec fails).  */
+void zi_stack_init (void) ZI_HIDDEN;
+void zi_stack_before_exec (void) ZI_HIDDEN;
+void zi_stack_after_exec (void) ZI_HIDDEN;
+
 /* report_json.c, report_text.c: write the report to F; 0, or -1 on an
    error of F.  */
 int zi_write_json (const struct zi_report *r, FILE *f) ZI_HIDDEN;

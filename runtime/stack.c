@@ -1,0 +1,160 @@
+/* stack.c - room for the larger frames of instrumented code.
+
+   Instrumented functions keep more values in callee-saved registers and
+   stack slots than plain ones (the saved parent context, and whatever is
+   live across the rare calls into the runtime: README, Performance), so a
+   recursion that just fits the stack plain would overflow it
+   instrumented.  At start the runtime therefore multiplies
+
+     - the main thread's soft RLIMIT_STACK (the kernel checks it when the
+       stack grows, at fault time; below the stack it keeps a gap of at
+       least 128 MiB free for it at exec, and never lets the stack grow
+       into another mapping), up to the hard limit;
+     - the default stack size of threads created later
+       (pthread_setattr_default_np; used by every thread whose attributes
+       name no size, OpenMP's included), unless RLIMIT_AS is finite: an
+       address-space limit is what multiplied thread stacks could exhaust
+       where plain ones do not;
+
+   by ZI_STACK_FACTOR, the largest ratio of instrumented to plain frame
+   size measured on small recursive functions (README).  Stack pages cost
+   nothing until they are touched.  Programs see the raised limit through
+   getrlimit.  zi_stack_before_exec and zi_stack_after_exec, for exec.c,
+   give a program the process execs the original limit.  */
+#include <pthread.h>
+#include <sys/resource.h>
+#include "runtime.h"
+
+#define ZI_STACK_FACTOR 4
+
+/* The soft limit found at start; RLIM_INFINITY when it was not raised.  */
+static rlim_t original_soft = RLIM_INFINITY;
+
+/* LIMIT * ZI_STACK_FACTOR, at most CAP.  */
+static rlim_t
+scaled (rlim_t limit, rlim_t cap)
+{
+  if (cap != RLIM_INFINITY && limit >= cap / ZI_STACK_FACTOR)
+    return cap;
+  return limit * ZI_STACK_FACTOR;
+}
+
+void
+zi_stack_init (void)
+{
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    {
+      rlim_t old = rl.rlim_cur;
+      rl.rlim_cur = scaled (old, rl.rlim_max);
+      if (rl.rlim_cur > old && setrlimit (RLIMIT_STACK, &rl) == 0)
+        original_soft = old;
+    }
+  struct rlimit as;
+  pthread_attr_t attr;
+  size_t size;
+  if (getrlimit (RLIMIT_AS, &as) == 0 && as.rlim_cur == RLIM_INFINITY
+      && pthread_getattr_default_np (&attr) == 0)
+    {
+      if (pthread_attr_getstacksize (&attr, &size) == 0 && size > 0
+          && size <= SIZE_MAX / ZI_STACK_FACTOR
+          && pthread_attr_setstacksize (&attr, size * ZI_STACK_FACTOR) == 0)
+        pthread_setattr_default_np (&attr);
+      pthread_attr_destroy (&attr);
+    }
+}
+
+/* Before an exec: the new program gets the soft limit the process
+   started with.  */
+void
+zi_stack_before_exec (void)
+{
+  struct rlimit rl;
+  if (original_soft != RLIM_INFINITY && getrlimit (RLIMIT_STACK, &rl) == 0)
+    {
+      rl.rlim_cur = original_soft;
+      setrlimit (RLIMIT_STACK, &rl);
+    }
+}
+
+/* After an exec that failed: this process goes on with instrumented
+   frames.  */
+void
+zi_stack_after_exec (void)
+{
+  struct rlimit rl;
+  if (original_soft != RLIM_INFINITY && getrlimit (RLIMIT_STACK, &rl) == 0
+      && rl.rlim_cur == original_soft)
+    {
+      rl.rlim_cur = scaled (original_soft, rl.rlim_max);
+      setrlimit (RLIMIT_STACK, &rl);
+    }
+}
+
+#if defined (__x86_64__) && defined (__LP64__)
+/* Register-preserving trampolines for the rare calls of generated code
+   on x86-64 (plugin/instrument.cc, zi_runtime_call).  The caller has
+   stepped 128 bytes below its stack pointer (its red zone) and calls
+   __zeroinst_refill_keep or __zeroinst_enter_keep with the arguments in
+   rdi and rsi; the result comes back in rax and every other
+   general-purpose register keeps its value.  Vector, x87 and mask
+   registers are declared clobbered by the generated asm instead (GCC
+   keeps few values in them across the call, and saving their whole state
+   with XSAVE would cost more than the runtime function on a context-cache
+   miss).
+
+   Unwind information: the canonical frame address is the caller's stack
+   pointer before the 128-byte step (rsp at entry + 8 + 128), so unwinders
+   (libunwind from __zeroinst_enter, debuggers) find the caller's frame
+   with the plain rule "caller's rsp = CFA".  */
+#define ZI_KEEP_STUB(NAME, TARGET)                                      \
+  "  .globl " NAME "\n"                                                 \
+  "  .type " NAME ", @function\n"                                       \
+  NAME ":\n"                                                            \
+  "  .cfi_startproc\n"                                                  \
+  "  .cfi_def_cfa_offset 136\n"                                         \
+  "  .cfi_offset 16, -136\n"                                            \
+  "  movq " TARGET "@GOTPCREL(%rip), %rax\n"                            \
+  "  jmp zi_keep_common\n"                                              \
+  "  .cfi_endproc\n"                                                    \
+  "  .size " NAME ", .-" NAME "\n"
+
+__asm__ (
+  "  .text\n"
+  ZI_KEEP_STUB ("__zeroinst_refill_keep", "__zeroinst_refill")
+  ZI_KEEP_STUB ("__zeroinst_enter_keep", "__zeroinst_enter")
+  "  .type zi_keep_common, @function\n"
+  "zi_keep_common:\n"
+  "  .cfi_startproc\n"
+  "  .cfi_def_cfa_offset 136\n"
+  "  .cfi_offset 16, -136\n"
+  "  pushq %rbp\n"
+  "  .cfi_def_cfa_offset 144\n"
+  "  .cfi_offset %rbp, -144\n"
+  "  movq %rsp, %rbp\n"
+  "  .cfi_def_cfa_register %rbp\n"
+  "  pushq %rcx\n"
+  "  pushq %rdx\n"
+  "  pushq %rsi\n"
+  "  pushq %rdi\n"
+  "  pushq %r8\n"
+  "  pushq %r9\n"
+  "  pushq %r10\n"
+  "  pushq %r11\n"
+  "  andq $-16, %rsp\n"
+  "  call *%rax\n"
+  "  leaq -64(%rbp), %rsp\n"
+  "  popq %r11\n"
+  "  popq %r10\n"
+  "  popq %r9\n"
+  "  popq %r8\n"
+  "  popq %rdi\n"
+  "  popq %rsi\n"
+  "  popq %rdx\n"
+  "  popq %rcx\n"
+  "  popq %rbp\n"
+  "  .cfi_def_cfa %rsp, 136\n"
+  "  ret\n"
+  "  .cfi_endproc\n"
+  "  .size zi_keep_common, .-zi_keep_common\n");
+#endif
