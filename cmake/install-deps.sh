@@ -5,11 +5,13 @@
 #   compilers and GCC plugin headers, CMake, python3 (test harnesses),
 #   jansson (the zeroinst command), csmith and gcc-12-source (semantics
 #   tests), dpkg-dev (fetching Debian sources for integration tests),
-#   hyperfine (benchmarks);
+#   hyperfine (benchmarks), the static libraries libdw needs in a -static
+#   link (bz2, lzma, z);
 #   cross targets (see cmake/toolchains/README.md): for each target in
 #   ZEROINST_CROSS (default "aarch64 riscv64"; "" for none) its cross
 #   gcc/g++/gfortran, the cross compiler's plugin headers, qemu-user; for
-#   aarch64 also the arm64 libraries through multiarch (libunwind, libdw,
+#   aarch64 also the arm64 libraries through multiarch (libunwind, libdw
+#   and its bz2/lzma/z for -static,
 #   libelf, pkgconf:arm64 for aarch64-linux-gnu-pkg-config, and the run-time
 #   libraries of C++, Fortran and OpenMP programs, so that qemu-aarch64 runs
 #   them without -L).
@@ -21,7 +23,7 @@
 #   ZEROINST_CROSS= sh cmake/install-deps.sh      native only
 set -eu
 packages="gcc g++ gfortran gcc-12-plugin-dev make cmake pkg-config python3
-  libjansson-dev libunwind-dev libdw-dev libelf-dev
+  libjansson-dev libunwind-dev libdw-dev libelf-dev libbz2-dev liblzma-dev zlib1g-dev
   csmith libcsmith-dev gcc-12-source dpkg-dev xz-utils hyperfine time"
 foreign="" cross=0
 for t in ${ZEROINST_CROSS-aarch64 riscv64}; do
@@ -29,6 +31,7 @@ for t in ${ZEROINST_CROSS-aarch64 riscv64}; do
     aarch64)
       foreign="$foreign arm64"
       packages="$packages libunwind-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 pkgconf:arm64
+        libbz2-dev:arm64 liblzma-dev:arm64 zlib1g-dev:arm64
         libstdc++6:arm64 libgfortran5:arm64 libgomp1:arm64" ;;
     riscv64) ;;
     *) echo "install-deps.sh: unknown cross target '$t' (aarch64, riscv64)" >&2; exit 2 ;;
