@@ -142,11 +142,17 @@ tracking (void)
          && !in_operator_new;
 }
 
+/* The wrappers' sections never wait for a report being written in
+   another thread (the C library may call malloc under its own locks, which
+   the reporter may need: finish.c); they skip the heap's bookkeeping then
+   instead, so a block allocated or freed during that time is not tracked
+   (its loads count as unknown memory, or for the block it was).  */
 static void
 track (void *p, size_t size, uintptr_t ra, const char *allocator)
 {
-  zi_enter ();
-  zi_heap_track (p, size, ra, allocator);
+  zi_enter_nowait ();
+  if (!zi_reporting_elsewhere ())
+    zi_heap_track (p, size, ra, allocator);
   zi_leave ();
 }
 
@@ -157,7 +163,7 @@ track (void *p, size_t size, uintptr_t ra, const char *allocator)
    the section itself would make tracking () false.  */
 #define REAL(call)                                                         \
   ({                                                                       \
-    zi_enter ();                                                           \
+    zi_enter_nowait ();                                                    \
     __typeof__ (call) real_result_ = call;                                 \
     zi_leave ();                                                           \
     real_result_;                                                          \
@@ -191,8 +197,8 @@ ZI_ALLOC (free) (void *p)
   if (!ready ())
     return;
   int tr = tracking ();
-  zi_enter ();
-  if (tr)
+  zi_enter_nowait ();
+  if (tr && !zi_reporting_elsewhere ())
     {
       flush_own ();
       zi_heap_untrack (p);
@@ -233,7 +239,13 @@ ZI_ALLOC (realloc) (void *old, size_t size)
     return arena_alloc (size);
   if (!tracking ())
     return REAL (next.realloc (old, size));
-  zi_enter ();
+  zi_enter_nowait ();
+  if (zi_reporting_elsewhere ())
+    {
+      void *p = next.realloc (old, size);
+      zi_leave ();
+      return p;
+    }
   if (old)
     flush_own ();
   void *p = next.realloc (old, size);

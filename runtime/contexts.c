@@ -387,7 +387,14 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   if (parent && (parent->flags & ZI_NODE_TRUNCATED))
     return cur;
   zi_init ();
-  zi_enter ();
+  /* Not zi_enter (see __zeroinst_refill): while another thread writes a
+     report, the call continues in the current context.  */
+  zi_enter_nowait ();
+  if (zi_reporting_elsewhere ())
+    {
+      zi_leave ();
+      return cur;
+    }
   struct zi_cct *cct = thread_cct ();
   struct zi_node *node;
   if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))

@@ -128,12 +128,17 @@ merge_records (struct zi_report *r)
    runtime's state must hold still: the reporting thread sets zi_stopping,
    makes it visible to every thread (membarrier, or a pause where the
    kernel lacks it), then waits until no other thread is inside a runtime
-   section.  A thread that starts a section meanwhile waits in
-   zi_wait_stopped until the report is written.  A thread still inside
-   after STOP_TIMEOUT_MS (blocked in the C library's allocator by a thread
-   that cannot proceed, say) is left out of the report, with a warning.  */
+   section.  Meanwhile other threads' sections do no work on the runtime's
+   state (zi_reporting_elsewhere: loads go to a scratch area, contexts and
+   allocations are not recorded), except the few that must not lose
+   anything and never run under a C library lock (a thread's end, dlclose,
+   fork: zi_enter), which wait in zi_wait_stopped.  Nothing waits inside the
+   allocator or in code the C library calls back under its own locks (a
+   library constructor during dlopen, a dl_iterate_phdr callback), where
+   waiting could deadlock with the reporter.  A thread still inside after
+   STOP_TIMEOUT_MS is left out of the report, with a warning.  */
 int zi_stopping;
-static __thread int stopper;     /* this thread writes the report */
+__thread int zi_reporter __attribute__ ((tls_model ("initial-exec")));
 #define STOP_TIMEOUT_MS 5000
 
 static void
@@ -148,7 +153,7 @@ zi_wait_stopped (void)
 {
   /* The reporting thread, and a thread already deeper in a section when
      the report began (the reporter waits for it), go on.  */
-  if (stopper || zi_in_runtime > 1)
+  if (zi_reporter || zi_in_runtime > 1)
     return;
   while (__atomic_load_n (&zi_stopping, __ATOMIC_ACQUIRE))
     {
@@ -173,38 +178,54 @@ make_visible (void)
   pause_us (2000);
 }
 
+/* Is thread T (not the caller) inside a runtime section?  A thread that
+   ended without its exit hook running again (instrumented code in the
+   last round of TLS destructors) has no TLS left to read: ask the kernel
+   first.  zi_lock held.  */
+static int
+inside_runtime (const struct zi_thread *t)
+{
+  if (zi_thread_is_self (t) || !t->in_runtime)
+    return 0;
+  if (syscall (SYS_tgkill, getpid (), t->tid, 0) != 0)
+    return 0;
+  return __atomic_load_n (t->in_runtime, __ATOMIC_ACQUIRE) != 0;
+}
+
 /* Become the reporting thread: wait for any other report to be done,
-   then for every other thread to leave the runtime.  Called outside any
-   runtime section (the caller's own section would make another reporter
-   wait for it).  */
+   then for every other thread to leave the runtime.  The caller is outside
+   any runtime section; from here on it is inside one (until zi_finish
+   ends), so a signal that arrives meanwhile waits for the report instead
+   of starting a second one on this thread.  */
 static void
 stop_others (void)
 {
+  zi_in_runtime++;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
   while (__atomic_exchange_n (&zi_stopping, 1, __ATOMIC_ACQ_REL))
-    pause_us (100);
-  stopper = 1;
+    {
+      /* Another thread reports: let its section-less wait take signals.  */
+      zi_in_runtime--;
+      pause_us (100);
+      zi_in_runtime++;
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
+    }
+  zi_reporter = 1;
   make_visible ();
   for (int waited_us = 0;; waited_us += 100)
     {
       int busy = 0;
       pthread_mutex_lock (&zi_lock);
       for (struct zi_thread *t = zi_threads; t; t = t->next)
-        {
-          t->busy_at_report = !zi_thread_is_self (t) && t->in_runtime
-                              && __atomic_load_n (t->in_runtime, __ATOMIC_ACQUIRE) != 0;
-          busy |= t->busy_at_report;
-        }
+        busy |= t->busy_at_report = inside_runtime (t);
+      if (busy && waited_us >= STOP_TIMEOUT_MS * 1000)
+        for (struct zi_thread *t = zi_threads; t; t = t->next)
+          if (t->busy_at_report)
+            zi_warn ("thread %u stayed inside the runtime for %d ms: its counts are not "
+                     "in the report", t->id, STOP_TIMEOUT_MS);
       pthread_mutex_unlock (&zi_lock);
-      if (!busy)
+      if (!busy || waited_us >= STOP_TIMEOUT_MS * 1000)
         return;
-      if (waited_us >= STOP_TIMEOUT_MS * 1000)
-        {
-          for (struct zi_thread *t = zi_threads; t; t = t->next)
-            if (t->busy_at_report)
-              zi_warn ("thread %u stayed inside the runtime for %d ms: its counts are not "
-                       "in the report", t->id, STOP_TIMEOUT_MS);
-          return;
-        }
       pause_us (100);
     }
 }
@@ -212,9 +233,11 @@ stop_others (void)
 static void
 resume_others (void)
 {
+  pthread_mutex_lock (&zi_lock);
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     t->busy_at_report = 0;
-  stopper = 0;
+  pthread_mutex_unlock (&zi_lock);
+  zi_reporter = 0;
   __atomic_store_n (&zi_stopping, 0, __ATOMIC_RELEASE);
 }
 
@@ -230,8 +253,7 @@ zi_finish (const char *why)
       zi_warn ("report not written: %s inside the runtime", why);
       return;
     }
-  stop_others ();
-  zi_enter ();
+  stop_others ();          /* enters the runtime */
   pthread_mutex_lock (&zi_lock);
 
   /* Flush every live thread, then take the counters of ended threads and

@@ -46,6 +46,8 @@ static pid_t start_pid;
 /* This process's report directory once made (pid: who made it).  */
 static int report_fd = -1;
 static pid_t report_pid;
+static dev_t report_dev;
+static ino_t report_ino;
 static char report_dir[PATH_MAX + 8];
 
 #define MAX_SUFFIX 999
@@ -77,7 +79,10 @@ rank_from_environment (void)
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
     {
       const char *v = getenv (vars[i]);
-      if (v && *v && strspn (v, "0123456789") == strlen (v))
+      const char *d = v;
+      while (d && *d >= '0' && *d <= '9')
+        d++;
+      if (d && d != v && !*d)
         return v;
     }
   return NULL;
@@ -156,16 +161,23 @@ zi_output_expand (const char *pattern, pid_t pid, char *out, size_t size, const 
       *err = *last ? "its last component is too long for a file name" : "it ends in '/'";
       return -1;
     }
-  for (const char *c = out; *c;)
-    {
-      size_t len = strcspn (c, "/");
-      if (len > NAME_MAX)
-        {
-          *err = "a component is too long for a file name";
-          return -1;
-        }
-      c += len + (c[len] == '/');
-    }
+  /* (Loops rather than strcspn & co.: a program may define those itself,
+     and GCC's torture tests define them with other meanings.)  */
+  size_t len = 0;
+  for (const char *c = out;; c++)
+    if (*c == '/' || !*c)
+      {
+        if (len > NAME_MAX)
+          {
+            *err = "a component is too long for a file name";
+            return -1;
+          }
+        if (!*c)
+          break;
+        len = 0;
+      }
+    else
+      len++;
   size_t base = out[0] == '/' ? 0 : strlen (start_dir) + 1;
   if (base + n + SUFFIX_ROOM + 32 >= PATH_MAX)
     {
@@ -267,6 +279,8 @@ make_report_dir (void)
       snprintf (report_dir, sizeof report_dir, "%s", dir);
       report_fd = fd;
       report_pid = getpid ();
+      report_dev = st.st_dev;
+      report_ino = st.st_ino;
       return 0;
     }
   zi_warn ("report not written: %s and %s.1 ... %s.%d all exist", base, base, base, MAX_SUFFIX);
@@ -278,8 +292,12 @@ zi_output_open (void)
 {
   if (report_fd >= 0 && report_pid == getpid ())
     return 0;
-  if (report_fd >= 0)
-    close (report_fd);     /* the parent's, inherited through fork */
+  /* The parent's, inherited through fork: close it unless the child has
+     closed it already and the number is now one of its own files.  */
+  struct stat st;
+  if (report_fd >= 0 && fstat (report_fd, &st) == 0 && st.st_dev == report_dev
+      && st.st_ino == report_ino)
+    close (report_fd);
   report_fd = -1;
   return make_report_dir ();
 }

@@ -194,27 +194,40 @@ extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest fir
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
 int zi_thread_is_self (const struct zi_thread *t) ZI_HIDDEN;
-/* Runtime sections (signals.c).  zi_in_runtime is non-zero while this
-   thread runs runtime code, or the C library's allocator called by the
-   runtime's wrappers.  The runtime's own calls may reach instrumented code
-   (a program that defines memset, a signal handler): entry points then
-   return at once, and what such code loads is not recorded.  Signals that
-   arrive inside a section are deferred to its end (zi_deferred: a bit per
-   signal, signals.c); while a report is written (zi_stopping, finish.c)
-   other threads wait at the start of their next section.  Every section
-   is zi_enter () ... zi_leave ().  */
+/* Runtime sections (signals.c, finish.c).  zi_in_runtime is non-zero
+   while this thread runs runtime code, or the C library's allocator called
+   by the runtime's wrappers.  The runtime's own calls may reach
+   instrumented code (a program that defines memset, a signal handler):
+   entry points then return at once, and what such code loads is not
+   recorded.  Signals that arrive inside a section are deferred to its end
+   (zi_deferred: a bit per signal, signals.c).  While another thread writes
+   a report (zi_stopping, finish.c), a section started with zi_enter waits
+   for it to end; one started with zi_enter_nowait goes on but must skip
+   its work on the runtime's state when zi_reporting_elsewhere () says so.
+   Every section ends with zi_leave ().  */
 extern __thread int zi_in_runtime ZI_HIDDEN;
 extern __thread uint64_t zi_deferred ZI_HIDDEN;
+extern __thread int zi_reporter ZI_HIDDEN;   /* this thread writes the report */
 extern int zi_stopping ZI_HIDDEN;
 void zi_undefer (void) ZI_HIDDEN;
 void zi_wait_stopped (void) ZI_HIDDEN;
 void zi_signals_init (void) ZI_HIDDEN;
 static inline void
-zi_enter (void)
+zi_enter_nowait (void)
 {
   zi_in_runtime++;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  if (__builtin_expect (__atomic_load_n (&zi_stopping, __ATOMIC_RELAXED), 0))
+}
+static inline int
+zi_reporting_elsewhere (void)
+{
+  return __builtin_expect (__atomic_load_n (&zi_stopping, __ATOMIC_RELAXED), 0) && !zi_reporter;
+}
+static inline void
+zi_enter (void)
+{
+  zi_enter_nowait ();
+  if (zi_reporting_elsewhere ())
     zi_wait_stopped ();
 }
 static inline void

@@ -26,8 +26,8 @@
    SIGFPE, SIGILL, SIGTRAP, SIGSYS) and abort() cannot wait: inside the
    runtime they are a defect of the runtime, reported as such.
 
-   To defer the program's own handlers, sigaction, signal, bsd_signal and
-   sysv_signal are interposed: the kernel holds this file's trampoline, the
+   To defer the program's own handlers, sigaction, signal, bsd_signal,
+   sysv_signal and __sysv_signal are interposed: the kernel holds this file's trampoline, the
    program's action is kept in progs[] and given back to the program when it
    asks (sigaction's OLDACT), so it sees exactly what it set.  A program
    that sets SIG_DFL for a fatal signal gets the runtime's handler again.
@@ -91,6 +91,23 @@ set_program_action (int sig, const struct sigaction *act)
   int next = !cur[sig];
   progs[sig][next] = *act;
   __atomic_store_n (&cur[sig], next, __ATOMIC_RELEASE);
+}
+
+static void
+lock_changes (sigset_t *old)
+{
+  sigset_t all;
+  sigfillset (&all);
+  pthread_sigmask (SIG_BLOCK, &all, old);
+  while (__atomic_exchange_n (&change_lock, 1, __ATOMIC_ACQUIRE))
+    sched_yield ();
+}
+
+static void
+unlock_changes (const sigset_t *old)
+{
+  __atomic_store_n (&change_lock, 0, __ATOMIC_RELEASE);
+  pthread_sigmask (SIG_SETMASK, old, NULL);
 }
 
 /* Must SIG be handled now, even inside the runtime?  */
@@ -177,6 +194,8 @@ on_fatal_signal (int sig, siginfo_t *info, void *uc)
   errno = saved;         /* a fault re-executes, and now dies */
 }
 
+static void install_runtime_handler (int sig);
+
 /* The program's handler, outside the runtime.  */
 static void
 trampoline (int sig, siginfo_t *info, void *uc)
@@ -188,29 +207,41 @@ trampoline (int sig, siginfo_t *info, void *uc)
       return;
     }
   struct sigaction a = *program_action (sig);
+  if (a.sa_handler == SIG_DFL)
+    {
+      /* A second signal that raced with a SA_RESETHAND reset below: the
+         default action.  */
+      errno = saved;
+      if (is_fatal (sig))
+        on_fatal_signal (sig, info, uc);
+      return;
+    }
   if (a.sa_flags & SA_RESETHAND)
     {
-      /* The kernel has reset SIG's handler to the default (keeping flags
-         and mask): so does the program's view, and a fatal signal gets
-         the runtime's handler back.  */
+      /* The kernel was not asked to reset the handler (a deferred signal
+         must come back here): reset it now, keeping flags and mask as the
+         kernel does, and give a fatal signal the runtime's handler.  */
+      sigset_t mask;
+      lock_changes (&mask);
       struct sigaction dfl = a;
       dfl.sa_handler = SIG_DFL;
       set_program_action (sig, &dfl);
       holder[sig] = HELD_BY_KERNEL;
       if (runtime_handlers && is_fatal (sig))
+        install_runtime_handler (sig);
+      else
         {
-          struct sigaction ours;
-          memset (&ours, 0, sizeof ours);
-          ours.sa_sigaction = on_fatal_signal;
-          ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
-          if (__sigaction (sig, &ours, NULL) == 0)
-            holder[sig] = HELD_BY_RUNTIME;
+          struct sigaction k;
+          memset (&k, 0, sizeof k);
+          k.sa_handler = SIG_DFL;
+          __sigaction (sig, &k, NULL);
         }
+      unlock_changes (&mask);
     }
   errno = saved;
   if (a.sa_flags & SA_SIGINFO)
     a.sa_sigaction (sig, info, uc);
-  else if (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN)
+  else if (a.sa_handler != SIG_IGN)
     a.sa_handler (sig);
 }
 
@@ -221,6 +252,20 @@ managed (int sig)
 {
   return sig > 0 && sig < _NSIG && sig <= 64 && sig != SIGKILL && sig != SIGSTOP
          && !(sig >= __SIGRTMIN && sig < SIGRTMIN);
+}
+
+/* Make the kernel hold what the program asks for SIG (ACT), with the
+   runtime's handler or trampoline in front where needed.  Lock held.  */
+/* The runtime's handler for SIG (lock held).  */
+static void
+install_runtime_handler (int sig)
+{
+  struct sigaction ours;
+  memset (&ours, 0, sizeof ours);
+  ours.sa_sigaction = on_fatal_signal;
+  ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  if (__sigaction (sig, &ours, NULL) == 0)
+    holder[sig] = HELD_BY_RUNTIME;
 }
 
 /* Make the kernel hold what the program asks for SIG (ACT), with the
@@ -240,7 +285,9 @@ install (int sig, const struct sigaction *act)
   else if (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)
     {
       k.sa_sigaction = trampoline;
-      k.sa_flags |= SA_SIGINFO;
+      /* The trampoline does SA_RESETHAND's reset itself: a signal it
+         defers must find it again.  */
+      k.sa_flags = (k.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
       h = HELD_BY_WRAPPER;
     }
   if (__sigaction (sig, &k, NULL) != 0)
@@ -248,23 +295,6 @@ install (int sig, const struct sigaction *act)
   set_program_action (sig, act);
   holder[sig] = h;
   return 0;
-}
-
-static void
-lock_changes (sigset_t *old)
-{
-  sigset_t all;
-  sigfillset (&all);
-  pthread_sigmask (SIG_BLOCK, &all, old);
-  while (__atomic_exchange_n (&change_lock, 1, __ATOMIC_ACQUIRE))
-    sched_yield ();
-}
-
-static void
-unlock_changes (const sigset_t *old)
-{
-  __atomic_store_n (&change_lock, 0, __ATOMIC_RELEASE);
-  pthread_sigmask (SIG_SETMASK, old, NULL);
 }
 
 /* At start: the runtime's handler where the disposition is the default,
@@ -353,9 +383,17 @@ bsd_signal (int sig, sighandler_t handler)
   return set_handler (sig, handler, SA_RESTART, 1);
 }
 
-/* System V semantics: reset to the default on delivery, not masked.  */
+/* System V semantics: reset to the default on delivery, not masked.
+   glibc's <signal.h> makes signal () in a strict ISO C program
+   (-std=c99) a call to __sysv_signal.  */
 ZI_EXPORT sighandler_t
 sysv_signal (int sig, sighandler_t handler)
+{
+  return set_handler (sig, handler, SA_RESETHAND | SA_NODEFER, 0);
+}
+
+ZI_EXPORT sighandler_t
+__sysv_signal (int sig, sighandler_t handler)
 {
   return set_handler (sig, handler, SA_RESETHAND | SA_NODEFER, 0);
 }

@@ -256,11 +256,13 @@ zi_statics_refresh (void)
   if (__atomic_load_n (&seen_adds, __ATOMIC_ACQUIRE) == s.adds
       && __atomic_load_n (&seen_subs, __ATOMIC_ACQUIRE) == s.subs)
     return;
+  /* dladdr before the lock: it takes the loader's lock, which a thread in
+     dlopen holds while its malloc waits for zi_objects_lock.  */
+  Dl_info self;
+  s.self = dladdr ((void *) zi_statics_refresh, &self) && self.dli_fname ? self.dli_fname : "";
   pthread_rwlock_wrlock (&zi_objects_lock);
   if (seen_adds != s.adds || seen_subs != s.subs)
     {
-      Dl_info self;
-      s.self = dladdr ((void *) zi_statics_refresh, &self) && self.dli_fname ? self.dli_fname : "";
       for (size_t i = 0; i < nmodules; i++)
         modules[i].present = 0;
       dl_iterate_phdr (module_cb, &s);

@@ -149,10 +149,16 @@ flush_buffer (struct zi_thread *t, unsigned type)
     return;
   if (cur < start || cur > start + buffer_bytes (t, type))
     {
-      /* The cursor is in the scratch area (code ran inside the runtime,
-         e.g. a signal handler that loads): drop those entries and point
-         the cursor back at the buffer, before the end is set to its end.  */
-      t->tls[2 * type] = (struct zi_entry *) start;
+      /* The cursor is in the scratch area (code ran inside the runtime, or
+         while another thread wrote a report): drop those entries.  Only
+         the thread itself moves its cursor back to the buffer, with the
+         end (an empty buffer until its next refill): cursor and end set
+         by two threads could disagree, and appends run past the buffer.  */
+      if (zi_thread_is_self (t))
+        {
+          t->tls[2 * type] = (struct zi_entry *) start;
+          t->tls[2 * type + 1] = (struct zi_entry *) start;
+        }
       return;
     }
   if (cur == start)
@@ -207,12 +213,23 @@ __zeroinst_refill (unsigned type, unsigned need)
     abort ();
   if (zi_in_runtime)
     {
+    drop:
       __zeroinst_buf[2 * type] = (struct zi_entry *) scratch;
       __zeroinst_buf[2 * type + 1] = (struct zi_entry *) (scratch + sizeof scratch / sizeof scratch[0]);
       return __zeroinst_buf[2 * type];
     }
   zi_init ();
-  zi_enter ();
+  /* Not zi_enter: instrumented code may run under a C library lock (a
+     library constructor during dlopen) that a report being written in
+     another thread needs.  Loads made meanwhile are dropped: they come
+     after that report, and only a process that goes on after it (an exec
+     that failed) misses them, with what this buffer held.  */
+  zi_enter_nowait ();
+  if (zi_reporting_elsewhere ())
+    {
+      zi_leave ();
+      goto drop;
+    }
   struct zi_thread *t = zi_thread_self ();
   if (t->ended)
     {

@@ -222,5 +222,135 @@ def case_program_sees_its_own_actions():
           "elements")
 
 
+REPORT_RACE = r"""
+static volatile int exiting;
+static int delay_us;
+static void mark (void) { exiting = 1; }
+static void *work (void *a)
+{
+  sigset_t s;
+  sigemptyset (&s);
+  sigaddset (&s, SIGTERM);
+  pthread_sigmask (SIG_BLOCK, &s, 0);
+  while (!exiting)
+    free (malloc (64));
+  usleep (delay_us);
+  kill (getpid (), SIGTERM);
+  for (;;)
+    free (malloc (64));
+}
+int main (int argc, char **argv)
+{
+  init ();
+  load_ones (1000);
+  delay_us = atoi (argv[1]);
+  pthread_t t;
+  pthread_create (&t, 0, work, 0);
+  usleep (20000);
+  atexit (mark);
+  return 0;
+}
+"""
+
+
+def case_signal_during_report():
+    """main returns; an atexit handler (run before the runtime's) lets a
+    thread send SIGTERM after 0-5000 us, so that it lands while main
+    writes the report (or before, or after).  18 runs: each ends (status 0
+    or death by SIGTERM, never a hang) with a complete report of main's
+    1000 elements."""
+    exe = common.build("race", REPORT_RACE)
+    for i, delay in enumerate([0, 50, 200, 1000, 2000, 5000] * 3):
+        out = os.path.join(common.TMP, "rep%d" % i)
+        try:
+            r = common.run([exe, str(delay)], env={"ZEROINST_OUTPUT": out}, timeout=30)
+        except subprocess.TimeoutExpired:
+            raise common.Failure("run %d (delay %d us) hung" % (i, delay))
+        check(r.returncode in (0, -signal.SIGTERM) and r.stderr == "",
+              "run %d: status %d stderr %r" % (i, r.returncode, r.stderr))
+        check(common.elements_of(common.valid_report(out)) == 1000, "run %d: elements" % i)
+
+
+RESETHAND = r"""
+#include <sys/syscall.h>
+static volatile sig_atomic_t got;
+static volatile pid_t wtid;
+static void h (int s) { got = 1; }
+static void *work (void *a)
+{
+  wtid = syscall (SYS_gettid);
+  while (!got)
+    free (malloc (64));
+  return a;
+}
+int main (void)
+{
+  init ();
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = h;
+  sa.sa_flags = SA_RESETHAND;
+  sigaction (SIGUSR1, &sa, 0);
+  pthread_t t;
+  pthread_create (&t, 0, work, 0);
+  while (!wtid)
+    ;
+  usleep (10000);
+  syscall (SYS_tgkill, getpid (), wtid, SIGUSR1);
+  pthread_join (t, 0);
+  printf ("%lld\n", (long long) load_ones (3));
+  return 0;
+}
+"""
+
+
+def case_resethand_handler_deferred():
+    """A one-shot (SA_RESETHAND) SIGUSR1 handler, the signal sent to a
+    thread that spends its time in malloc/free (so usually deferred): the
+    handler runs once in each of 20 runs, the program prints 3 and exits
+    0, as plain (the kernel must not reset the handler before a deferred
+    copy comes back)."""
+    exe = common.build("reset", RESETHAND)
+    for i in range(20):
+        r = common.run([exe], env={"ZEROINST_OUTPUT": os.path.join(common.TMP, "rep%d" % i)})
+        check(r.returncode == 0 and r.stdout == "3\n" and r.stderr == "",
+              "run %d: status %d out %r err %r" % (i, r.returncode, r.stdout, r.stderr))
+
+
+STRICT_C = r"""
+#include <signal.h>
+#include <stdio.h>
+static void h (int s) { (void) s; }
+int main (void)
+{
+  signal (SIGINT, h);
+  struct sigaction o;
+  sigaction (SIGINT, 0, &o);
+  printf ("readback %s\n", o.sa_handler == h ? "h" : o.sa_handler == SIG_DFL ? "SIG_DFL" : "other");
+  fflush (stdout);
+  signal (SIGINT, SIG_DFL);
+  raise (SIGINT);
+  return 0;
+}
+"""
+
+
+def case_strict_iso_c_signal():
+    """In a -std=c99 program glibc's signal() is __sysv_signal: the handler
+    reads back as set ("readback h", as plain), and SIGINT set back to
+    SIG_DFL still ends the program with a report (ZEROINST_EMPTY_REPORT:
+    it loads nothing)."""
+    flags = ["-std=c99"]
+    plain = common.run([common.build("strict", STRICT_C, flags, plugin=False, prelude=False)])
+    out = os.path.join(common.TMP, "rep")
+    inst = common.run([common.build("strict", STRICT_C, flags, prelude=False)],
+                      env={"ZEROINST_OUTPUT": out, "ZEROINST_EMPTY_REPORT": "1"})
+    check(plain.stdout == "readback h\n" and plain.returncode == -signal.SIGINT,
+          "plain %d %r" % (plain.returncode, plain.stdout))
+    check((inst.returncode, inst.stdout) == (plain.returncode, plain.stdout),
+          "instrumented %d %r" % (inst.returncode, inst.stdout))
+    common.valid_report(out)
+
+
 if __name__ == "__main__":
     common.main(globals())
