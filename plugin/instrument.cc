@@ -389,6 +389,14 @@ keep_registers_p (void)
 #endif
 }
 
+/* AVX-512's 32 vector and 8 mask registers (x86 only: the other targets'
+   plugin headers have no TARGET_AVX512F).  */
+#ifdef TARGET_AVX512F
+#define ZI_AVX512F TARGET_AVX512F
+#else
+#define ZI_AVX512F 0
+#endif
+
 /* Add the register named NAME to the asm clobber list *CLOBBERS.  */
 static void
 add_clobber (vec<tree, va_gc> **clobbers, const char *name)
@@ -432,12 +440,12 @@ zi_runtime_call (tree fn, const char *keep, tree a0, tree a1)
   add_clobber (&clobbers, "memory");
   add_clobber (&clobbers, "cc");
   char name[16];
-  for (int i = 0; i < (TARGET_AVX512F ? 32 : 16); i++)
+  for (int i = 0; i < (ZI_AVX512F ? 32 : 16); i++)
     {
       snprintf (name, sizeof name, "xmm%d", i);
       add_clobber (&clobbers, name);
     }
-  for (int i = 0; TARGET_AVX512F && i < 8; i++)
+  for (int i = 0; ZI_AVX512F && i < 8; i++)
     {
       snprintf (name, sizeof name, "k%d", i);
       add_clobber (&clobbers, name);

@@ -39,6 +39,13 @@ pkg_config_build () {  # PREFIX NAME
   gcc -O1 -fplugin="$plugin" "$here/project/prog.c" -o "$work/pc-$2" $libs || fail "pkg-config build ($2)"
   ZEROINST_OUTPUT="$work/pc-$2-report" "$work/pc-$2" >/dev/null || fail "run pkg-config build ($2)"
   check_report "$work/pc-$2-report" || fail "pkg-config report ($2)"
+  # A -static link takes Libs.private (libzeroinst.a, --wrap, static deps).
+  libs=$(PKG_CONFIG_PATH="$pc" pkg-config --static --libs zeroinst)
+  # shellcheck disable=SC2086
+  gcc -O1 -static -fplugin="$plugin" "$here/project/prog.c" -o "$work/pcs-$2" $libs 2>"$work/pcs.log" \
+    || { cat "$work/pcs.log"; fail "pkg-config --static build ($2)"; }
+  ZEROINST_OUTPUT="$work/pcs-$2-report" "$work/pcs-$2" >/dev/null || fail "run pkg-config -static build ($2)"
+  check_report "$work/pcs-$2-report" || fail "pkg-config -static report ($2)"
   echo "ok: pkg-config from $2"
 }
 
