@@ -6,20 +6,18 @@
    all counters are summed per site, and report.json and summary.txt are
    written.  It may run more than once (a failed exec, then exit): each run
    rewrites the report with everything gathered so far.  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include "runtime.h"
 
-static const char *
-program_path (void)
+const char *
+zi_program_path (void)
 {
   static char path[PATH_MAX];
   ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
@@ -148,6 +146,17 @@ pause_us (long us)
   nanosleep (&t, NULL);
 }
 
+/* Wait a little outside the runtime section the caller is in (at depth
+   1): signals are taken meanwhile, and a reporter does not wait for us.  */
+static void
+pause_outside_runtime (void)
+{
+  zi_in_runtime--;
+  pause_us (100);
+  zi_in_runtime++;
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+}
+
 void
 zi_wait_stopped (void)
 {
@@ -156,12 +165,7 @@ zi_wait_stopped (void)
   if (zi_reporter || zi_in_runtime > 1)
     return;
   while (__atomic_load_n (&zi_stopping, __ATOMIC_ACQUIRE))
-    {
-      zi_in_runtime--;
-      pause_us (100);
-      zi_in_runtime++;
-      __atomic_thread_fence (__ATOMIC_SEQ_CST);
-    }
+    pause_outside_runtime ();
 }
 
 static void
@@ -200,16 +204,9 @@ inside_runtime (const struct zi_thread *t)
 static void
 stop_others (void)
 {
-  zi_in_runtime++;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  zi_enter_nowait ();
   while (__atomic_exchange_n (&zi_stopping, 1, __ATOMIC_ACQ_REL))
-    {
-      /* Another thread reports: let its section-less wait take signals.  */
-      zi_in_runtime--;
-      pause_us (100);
-      zi_in_runtime++;
-      __atomic_signal_fence (__ATOMIC_SEQ_CST);
-    }
+    pause_outside_runtime ();      /* another thread reports */
   zi_reporter = 1;
   make_visible ();
   for (int waited_us = 0;; waited_us += 100)
@@ -260,7 +257,7 @@ zi_finish (const char *why)
      of every live thread.  */
   struct zi_report r;
   memset (&r, 0, sizeof r);
-  r.program = program_path ();
+  r.program = zi_program_path ();
   r.pid = getpid ();
   r.arch = arch_name ();
   size_t nthreads = 0, cap = 0;

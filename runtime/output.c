@@ -63,12 +63,6 @@ zi_remember_start (void)
   start_pid = getpid ();
 }
 
-pid_t
-zi_start_pid (void)
-{
-  return start_pid;
-}
-
 /* The MPI rank the launcher gave this process, or NULL.  */
 static const char *
 rank_from_environment (void)
@@ -190,9 +184,7 @@ zi_output_expand (const char *pattern, pid_t pid, char *out, size_t size, const 
 static const char *
 program_base (void)
 {
-  static char path[PATH_MAX];
-  ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
-  path[n > 0 ? n : 0] = '\0';
+  const char *path = zi_program_path ();
   const char *base = strrchr (path, '/');
   base = base ? base + 1 : path;
   return *base ? base : "program";

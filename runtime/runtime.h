@@ -485,6 +485,7 @@ void zi_data_records_free (struct zi_report *r) ZI_HIDDEN;
 void zi_init (void) ZI_HIDDEN;
 void zi_remember_start (void) ZI_HIDDEN;
 void zi_finish (const char *why) ZI_HIDDEN;
+const char *zi_program_path (void) ZI_HIDDEN;   /* /proc/self/exe, "" if unknown */
 extern pid_t zi_pid ZI_HIDDEN;
 
 /* stack.c: more stack for instrumented frames; the original limit for
@@ -499,7 +500,6 @@ int zi_write_json (const struct zi_report *r, FILE *f) ZI_HIDDEN;
 int zi_write_summary (const struct zi_report *r, FILE *f) ZI_HIDDEN;
 
 /* output.c: the report directory (naming, creation, complete files).  */
-pid_t zi_start_pid (void) ZI_HIDDEN;
 int zi_output_expand (const char *pattern, pid_t pid, char *out, size_t size, const char **err)
     ZI_HIDDEN;
 int zi_output_open (void) ZI_HIDDEN;                 /* 0, or -1 (said on stderr) */

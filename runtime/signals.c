@@ -194,7 +194,7 @@ on_fatal_signal (int sig, siginfo_t *info, void *uc)
   errno = saved;         /* a fault re-executes, and now dies */
 }
 
-static void install_runtime_handler (int sig);
+static int install (int sig, const struct sigaction *act);
 
 /* The program's handler, outside the runtime.  */
 static void
@@ -225,17 +225,7 @@ trampoline (int sig, siginfo_t *info, void *uc)
       lock_changes (&mask);
       struct sigaction dfl = a;
       dfl.sa_handler = SIG_DFL;
-      set_program_action (sig, &dfl);
-      holder[sig] = HELD_BY_KERNEL;
-      if (runtime_handlers && is_fatal (sig))
-        install_runtime_handler (sig);
-      else
-        {
-          struct sigaction k;
-          memset (&k, 0, sizeof k);
-          k.sa_handler = SIG_DFL;
-          __sigaction (sig, &k, NULL);
-        }
+      install (sig, &dfl);
       unlock_changes (&mask);
     }
   errno = saved;
@@ -252,20 +242,6 @@ managed (int sig)
 {
   return sig > 0 && sig < _NSIG && sig <= 64 && sig != SIGKILL && sig != SIGSTOP
          && !(sig >= __SIGRTMIN && sig < SIGRTMIN);
-}
-
-/* Make the kernel hold what the program asks for SIG (ACT), with the
-   runtime's handler or trampoline in front where needed.  Lock held.  */
-/* The runtime's handler for SIG (lock held).  */
-static void
-install_runtime_handler (int sig)
-{
-  struct sigaction ours;
-  memset (&ours, 0, sizeof ours);
-  ours.sa_sigaction = on_fatal_signal;
-  ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
-  if (__sigaction (sig, &ours, NULL) == 0)
-    holder[sig] = HELD_BY_RUNTIME;
 }
 
 /* Make the kernel hold what the program asks for SIG (ACT), with the
