@@ -1,4 +1,5 @@
-/* contexts.cc - calling-context tracking at function entry and exit.
+/* contexts.cc - calling-context tracking at function entry and exit, and
+   the activation's counter slots.
 
    Every instrumented function that loads from memory or calls another
    function finds the node of its activation in the calling-context tree
@@ -12,8 +13,11 @@
        node = PHI <cached, cached'>;
        __zeroinst_ctx = node;
 
-   "node" is kept in an SSA name and stored with every buffered load of the
-   function.  __zeroinst_ctx is set back to "parent":
+   "node" is kept in an SSA name; the function reads node->slots (its
+   counter slots, instrument.cc) and __zeroinst_data_on once after it, and
+   stores node with every buffered load (data mode).  Without contexts the
+   lookup starts at __zeroinst_flat with ra = 0 and the way taken from
+   &fn_desc, and __zeroinst_ctx is neither set nor restored.  __zeroinst_ctx is set back to "parent":
      - before every return;
      - before a tail call (the callee then hangs off our caller, as it does
        on the real stack, and the call stays in tail position).
@@ -92,15 +96,19 @@ load_field (gimple_seq *seq, tree ptr, unsigned off)
   return val;
 }
 
-/* Emit the entry code of FUN and the restores; return the SSA name of the
-   activation's node, or NULL_TREE if FUN needs no context (it neither
-   loads, HAS_LOADS, nor calls).  */
+/* Emit the entry code of FUN (whose descriptor is FN_DESC) and the
+   restores; return the SSA name of the activation's node, or NULL_TREE if
+   FUN needs no node (it neither loads, HAS_LOADS, nor calls; without
+   contexts: it does not load).  When FUN loads, *SLOTS gets the node's
+   counter slots and *DATA_ON the value of __zeroinst_data_on, both read
+   once after the lookup.  */
 tree
-zi_enter_context (function *fun, bool has_loads)
+zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree *data_on)
 {
-  if (zi_opts.no_contexts || (!has_loads && !makes_calls (fun)))
+  *slots = *data_on = NULL_TREE;
+  bool flat = zi_opts.no_contexts;
+  if (flat ? !has_loads : (!has_loads && !makes_calls (fun)))
     return NULL_TREE;
-  tree fn_desc = zi_make_fn_desc ();
 
   /* Returns and tail calls, found before the entry code adds statements.  */
   auto_vec<gimple *> returns, tail_calls, twice_calls;
@@ -108,6 +116,8 @@ zi_enter_context (function *fun, bool has_loads)
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     {
+      if (flat)
+        break;
       if (bb_has_eh_pred (bb))
         landing_pads.safe_push (bb);
       for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
@@ -132,18 +142,25 @@ zi_enter_context (function *fun, bool has_loads)
   gimple_seq seq = NULL;
   tree u = pointer_sized_int_node;
   tree parent = make_ssa_name (ptr_type_node);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (parent, zi_t.ctx_var));
-  tree ra = make_ssa_name (ptr_type_node);
-  gcall *get_ra = gimple_build_call (return_address_fn (), 1, integer_zero_node);
-  gimple_call_set_lhs (get_ra, ra);
-  gimple_seq_add_stmt (&seq, get_ra);
-  /* way = ((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1), as ZI_CTX_WAY.  */
-  tree ra_u = gimple_convert (&seq, u, ra);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (parent, flat ? zi_t.flat_var : zi_t.ctx_var));
+  tree ra;
+  if (flat)
+    ra = build_zero_cst (ptr_type_node);
+  else
+    {
+      ra = make_ssa_name (ptr_type_node);
+      gcall *get_ra = gimple_build_call (return_address_fn (), 1, integer_zero_node);
+      gimple_call_set_lhs (get_ra, ra);
+      gimple_seq_add_stmt (&seq, get_ra);
+    }
+  /* way = ((key >> 4) ^ key) & (ZI_CTX_WAYS - 1), as ZI_CTX_WAY; the key
+     is the return address, or the descriptor's address when flat.  */
+  tree key_u = gimple_convert (&seq, u, flat ? fn_desc : ra);
   tree way = gimple_build (&seq, BIT_AND_EXPR, u,
                            gimple_build (&seq, BIT_XOR_EXPR, u,
-                                         gimple_build (&seq, RSHIFT_EXPR, u, ra_u,
+                                         gimple_build (&seq, RSHIFT_EXPR, u, key_u,
                                                        build_int_cst (integer_type_node, 4)),
-                                         ra_u),
+                                         key_u),
                            build_int_cst (u, ZI_CTX_WAYS - 1));
   tree slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, parent,
                             gimple_convert (&seq, sizetype,
@@ -151,18 +168,30 @@ zi_enter_context (function *fun, bool has_loads)
                                                           build_int_cst (u, sizeof (void *)))));
   tree cached = load_field (&seq, slot, offsetof (struct zi_ctx, cache));
   tree cached_fn = load_field (&seq, cached, offsetof (struct zi_ctx, fn));
-  tree cached_ra = load_field (&seq, cached, offsetof (struct zi_ctx, ra));
-  tree d1 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_fn),
-                          gimple_convert (&seq, u, fn_desc));
-  tree d2 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_ra),
-                          gimple_convert (&seq, u, ra));
-  tree diff = gimple_build (&seq, BIT_IOR_EXPR, u, d1, d2);
+  tree diff = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_fn),
+                            gimple_convert (&seq, u, fn_desc));
+  if (!flat)
+    {
+      tree cached_ra = load_field (&seq, cached, offsetof (struct zi_ctx, ra));
+      tree d2 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_ra),
+                              gimple_convert (&seq, u, ra));
+      diff = gimple_build (&seq, BIT_IOR_EXPR, u, diff, d2);
+    }
   gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
 
   gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", fn_desc, ra);
   gimple_stmt_iterator join;
   tree node = zi_guarded_call (&gsi, NE_EXPR, diff, build_zero_cst (u), enter, cached, &join);
-  gsi_insert_before (&join, gimple_build_assign (zi_t.ctx_var, node), GSI_SAME_STMT);
+  if (!flat)
+    gsi_insert_before (&join, gimple_build_assign (zi_t.ctx_var, node), GSI_SAME_STMT);
+  if (has_loads)
+    {
+      gimple_seq after = NULL;
+      *slots = load_field (&after, node, offsetof (struct zi_ctx, slots));
+      *data_on = make_ssa_name (integer_type_node);
+      gimple_seq_add_stmt (&after, gimple_build_assign (*data_on, zi_t.data_on_var));
+      gsi_insert_seq_before (&join, after, GSI_SAME_STMT);
+    }
 
   for (gimple *g : tail_calls)
     {

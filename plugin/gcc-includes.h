@@ -40,5 +40,7 @@
 #include "builtins.h"
 #include "internal-fn.h"
 #include "tree-pretty-print.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-manip.h"
 
 #endif

@@ -150,10 +150,9 @@ struct zi_load {
   enum zi_type type;
   unsigned lanes;
   unsigned access_bytes;
-  /* Inline mode: the loads of one group share one buffer-space check
-     (zi_instrument_function).  GROUP indexes the function's groups; FIRST
-     is the group's first entry taken by this load.  */
-  unsigned group, first;
+  tree site;                 /* its descriptor's address */
+  int unit;                  /* its first counter slot; -1: recorded by the runtime */
+  int acc;                   /* index of its loop in the function's register loops, or -1 */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -363,20 +362,6 @@ append_point (gimple *stmt, gimple_stmt_iterator *gsi)
   return false;
 }
 
-/* Out-of-line mode: one __zeroinst_record call per element after GSI.  */
-static void
-emit_record_calls (gimple_stmt_iterator *gsi, tree site, tree ctx, struct zi_lane *lanes,
-                   unsigned n, gimple_seq seq)
-{
-  for (unsigned i = 0; i < n; i++)
-    {
-      gcall *call = gimple_build_call (zi_t.record_fn, 5, site, ctx, lanes[i].addr, lanes[i].lo,
-                                       lanes[i].hi ? lanes[i].hi : build_zero_cst (zi_t.u64));
-      gimple_seq_add_stmt (&seq, call);
-    }
-  gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
-}
-
 /* Does this compilation target x86-64 (LP64, System V, with SSE), where
    the rare runtime calls go through register-preserving trampolines?  */
 static bool
@@ -492,117 +477,302 @@ zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree 
   return merged;
 }
 
-/* A group of loads sharing one buffer-space check: loads of one class in
-   one stretch of a basic block with no call in between.  */
-struct zi_group {
-  enum zi_type type;
-  unsigned entries;          /* entries of all its loads */
-  tree slot;                 /* the reserved cursor, once emitted */
+/* Counter fields of a slot (struct zi_slot), by index.  */
+enum zi_field { ZI_F_ELEMENTS, ZI_F_ZEROS, ZI_F_OR, ZI_F_HB, ZI_NFIELDS };
+static const enum tree_code field_op[ZI_NFIELDS] = { PLUS_EXPR, PLUS_EXPR, BIT_IOR_EXPR, PLUS_EXPR };
+
+/* An innermost loop whose counters are kept in registers.  */
+struct zi_acc_loop {
+  class loop *loop;
+  auto_vec<edge> exits;
 };
 
-/* At most this many entries per group: the runtime guarantees room for
-   this many after a refill (ZEROINST_BUFFER >= 64, and its scratch area
-   holds 64 wide entries).  */
-#define ZI_GROUP_MAX 64
+/* Per function: the counter slots, and the accumulators of register loops
+   (ACCS[unit * ZI_NFIELDS + field], a register variable, or NULL).  */
+struct zi_fn_state {
+  tree slots;                /* the activation's slot array (SSA) */
+  tree data_on;              /* __zeroinst_data_on, read at entry (SSA) */
+  tree node;                 /* the activation's node, or NULL */
+  auto_vec<tree> accs;
+};
 
-/* Inline mode: the append described in the file comment.  SEQ already
-   computes SITE_U64, CTX_U64 and LANES; it is inserted after GSI.  The
-   group's first load checks for room for all of G's entries; each load
-   then stores its entries at its fixed offset and publishes the cursor
-   past them (so a fatal signal in a later load of the group sees exactly
-   the entries of the loads performed).  */
-static void
-emit_inline_append (gimple_stmt_iterator *gsi, const struct zi_load *l, tree site_u64,
-                    tree ctx_u64, struct zi_lane *lanes, gimple_seq seq, struct zi_group *g)
+/* MEM[SLOTS + 32 * UNIT + 8 * FIELD] of the private u64 type.  */
+static tree
+slot_field (tree slots, int unit, unsigned field)
 {
-  unsigned k = l->lanes, size = zi_entry_bytes (l->type);
-  gimple_stmt_iterator join;
-  if (l->first == 0)
-    {
-      tree cur = make_ssa_name (zi_t.u64_ptr);
-      /* cur and end are read through volatile references (buf_slot).  */
-      gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
-      tree end = make_ssa_name (zi_t.u64_ptr);
-      gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
-      tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
-                                build_int_cst (zi_t.u64, g->entries * size));
-      tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
-      gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
+  return build2 (MEM_REF, zi_t.u64, slots,
+                 build_int_cst (zi_t.u64_ptr, unit * sizeof (struct zi_slot) + field * 8));
+}
 
-      gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep",
-                                      build_int_cst (unsigned_type_node, l->type),
-                                      build_int_cst (unsigned_type_node, g->entries));
-      g->slot = zi_guarded_call (gsi, GT_EXPR, need, end_u64, call, cur, &join);
-    }
-  else
+/* FIELD of L's slot OP= VAL, in SEQ: on the loop's accumulator when L is in
+   a register loop, else on the slot in memory.  */
+static void
+update_field (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, unsigned field,
+              tree val)
+{
+  if (l->acc >= 0)
     {
-      gcc_assert (g->slot);
-      gsi_insert_seq_after (gsi, seq, GSI_CONTINUE_LINKING);
+      tree &acc = st->accs[l->unit * ZI_NFIELDS + field];
+      if (!acc)
+        acc = create_tmp_reg (zi_t.u64, "zi_acc");
+      gimple_seq_add_stmt (seq, gimple_build_assign (acc, field_op[field], acc, val));
+      return;
     }
+  tree old = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (old, slot_field (st->slots, l->unit, field)));
+  tree sum = gimple_build (seq, field_op[field], zi_t.u64, old, val);
+  gimple_seq_add_stmt (seq, gimple_build_assign (slot_field (st->slots, l->unit, field), sum));
+}
+
+/* (COND) as a u64 0 or 1, in SEQ.  */
+static tree
+flag (gimple_seq *seq, enum tree_code code, tree a, tree b)
+{
+  return gimple_convert (seq, zi_t.u64, gimple_build (seq, code, boolean_type_node, a, b));
+}
+
+/* Index of the highest non-zero byte of V | 1, V an integer element of
+   BYTES (<= 8) bytes zero-extended to u64.  */
+static tree
+high_byte (gimple_seq *seq, tree v, unsigned bytes)
+{
+  if (zi_t.clz_fn && bytes >= 4)
+    {
+      /* (63 - clz (v | 1)) >> 3; 63 - c == c ^ 63 for c in [0, 63].  */
+      tree x = gimple_convert (seq, long_long_unsigned_type_node,
+                               gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, v,
+                                             build_int_cst (zi_t.u64, 1)));
+      tree c = gimple_build (seq, UNKNOWN_LOCATION, as_combined_fn (BUILT_IN_CLZLL),
+                             integer_type_node, x);
+      c = gimple_convert (seq, zi_t.u64, c);
+      return gimple_build (seq, RSHIFT_EXPR, zi_t.u64,
+                           gimple_build (seq, BIT_XOR_EXPR, zi_t.u64, c,
+                                         build_int_cst (zi_t.u64, 63)),
+                           build_int_cst (integer_type_node, 3));
+    }
+  /* Without a clz instruction: one compare per byte above the lowest.  */
+  tree h = NULL_TREE;
+  for (unsigned k = 1; k < bytes; k++)
+    {
+      tree above = flag (seq, GT_EXPR, v,
+                         build_int_cst (zi_t.u64, (HOST_WIDE_INT) ((1ull << (8 * k)) - 1)));
+      h = h ? gimple_build (seq, PLUS_EXPR, zi_t.u64, h, above) : above;
+    }
+  return h;
+}
+
+/* The counter updates of L (inline mode, a slot of its own, not 128-bit)
+   into SEQ: elements += lanes, and over its lanes' raw bits v the zero
+   elements, the OR and, for integers, the sum of high_byte (SPEC section 3,
+   zeroinst-abi.h).  */
+static void
+emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
+{
+  update_field (seq, st, l, ZI_F_ELEMENTS, build_int_cst (zi_t.u64, l->lanes));
+  if (l->type == ZI_OTHER)
+    return;
+  const struct zi_type_info_plugin { bool is_float; unsigned bytes; } info = {
+    l->type >= ZI_F16, l->access_bytes / l->lanes };
+  tree zeros = NULL_TREE, ors = NULL_TREE, hb = NULL_TREE;
+  for (unsigned i = 0; i < l->lanes; i++)
+    {
+      tree v, hi;
+      raw_bits (seq, lane_value (seq, l, i), &v, &hi);
+      tree z;
+      if (info.is_float)
+        {
+          /* Zero when every bit but the sign is.  */
+          unsigned HOST_WIDE_INT mask = (1ull << (8 * info.bytes - 1)) - 1;
+          z = flag (seq, EQ_EXPR, gimple_build (seq, BIT_AND_EXPR, zi_t.u64, v,
+                                                build_int_cst (zi_t.u64, mask)),
+                    build_zero_cst (zi_t.u64));
+        }
+      else
+        {
+          z = flag (seq, EQ_EXPR, v, build_zero_cst (zi_t.u64));
+          if (info.bytes > 1)
+            {
+              tree h = high_byte (seq, v, info.bytes);
+              hb = hb ? gimple_build (seq, PLUS_EXPR, zi_t.u64, hb, h) : h;
+            }
+        }
+      zeros = zeros ? gimple_build (seq, PLUS_EXPR, zi_t.u64, zeros, z) : z;
+      ors = ors ? gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, ors, v) : v;
+    }
+  update_field (seq, st, l, ZI_F_ZEROS, zeros);
+  update_field (seq, st, l, ZI_F_OR, ors);
+  if (hb)
+    update_field (seq, st, l, ZI_F_HB, hb);
+}
+
+/* One __zeroinst_record call per element of L into SEQ: out-of-line mode,
+   the 128-bit classes, and sites beyond the function's slots.  */
+static void
+emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
+{
+  auto_vec<struct zi_lane, 8> lanes;
+  lanes.safe_grow (l->lanes);
+  build_lanes (seq, l, lanes.address ());
+  tree ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
+  tree slot = build_zero_cst (ptr_type_node);
+  if (l->unit >= 0)
+    slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
+                         size_int (l->unit * sizeof (struct zi_slot)));
+  for (unsigned i = 0; i < l->lanes; i++)
+    gimple_seq_add_stmt (seq, gimple_build_call (zi_t.record_fn, 6, l->site, ctx, slot,
+                                                 lanes[i].addr, lanes[i].lo,
+                                                 lanes[i].hi ? lanes[i].hi
+                                                             : build_zero_cst (zi_t.u64)));
+}
+
+/* Data mode's append of L (zeroinst-abi.h), after *GSI, in a block of its
+   own that runs only when ST->data_on:
+
+       if (data_on)
+         {
+           c = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
+           if ((u64) c + S*K > (u64) e)       -- unlikely; S = entry size of T
+             c' = __zeroinst_refill (T, K);   -- x86-64: zi_runtime_call's asm
+           slot = PHI <c, c'>
+           slot[i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
+           __zeroinst_buf[2T] = slot + S*K;
+         }
+
+   so a fatal signal between two loads finds exactly the entries of the
+   loads performed.  */
+static void
+emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struct zi_load *l)
+{
+  basic_block then_bb, join_bb;
+  gimple_stmt_iterator cond_gsi
+      = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
+  gsi_insert_after (&cond_gsi, gimple_build_cond (NE_EXPR, st->data_on,
+                                                  build_zero_cst (integer_type_node),
+                                                  NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+  gimple_stmt_iterator it = gsi_start_bb (then_bb);
+  gimple *anchor = gimple_build_nop ();
+  gsi_insert_after (&it, anchor, GSI_NEW_STMT);
+  it = gsi_for_stmt (anchor);
+
+  unsigned k = l->lanes, size = zi_entry_bytes (l->type);
+  gimple_seq seq = NULL;
+  auto_vec<struct zi_lane, 8> lanes;
+  lanes.safe_grow (k);
+  build_lanes (&seq, l, lanes.address ());
+  tree site_u64 = gimple_convert (&seq, zi_t.u64, l->site);
+  tree ctx_u64 = gimple_convert (&seq, zi_t.u64, st->node ? st->node : build_zero_cst (ptr_type_node));
+  tree cur = make_ssa_name (zi_t.u64_ptr);
+  /* cur and end are read through volatile references (buf_slot).  */
+  gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
+  tree end = make_ssa_name (zi_t.u64_ptr);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
+  tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
+                            build_int_cst (zi_t.u64, k * size));
+  tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
+  gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
+
+  gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep",
+                                  build_int_cst (unsigned_type_node, l->type),
+                                  build_int_cst (unsigned_type_node, k));
+  gimple_stmt_iterator join;
+  tree slot = zi_guarded_call (&it, GT_EXPR, need, end_u64, call, cur, &join);
 
   gimple_seq stores = NULL;
   for (unsigned i = 0; i < k; i++)
     {
-      unsigned base = (l->first + i) * size;
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base), site_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 8), ctx_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 16), lanes[i].addr));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 24), lanes[i].lo));
+      unsigned base = i * size;
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base), site_u64));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), ctx_u64));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].addr));
+      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 24), lanes[i].lo));
       if (lanes[i].hi)
-        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (g->slot, base + 32), lanes[i].hi));
+        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 32), lanes[i].hi));
     }
-  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, g->slot,
-                            size_int ((l->first + k) * size));
+  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot, size_int (k * size));
   gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
-  if (l->first == 0)
-    gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
-  else
-    gsi_insert_seq_after (gsi, stores, GSI_CONTINUE_LINKING);
+  gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
 }
 
-/* Instrument the load L; NODE is the activation's context (or NULL).  */
+/* Instrument the load L.  */
 static void
-instrument_load (const struct zi_load *l, tree node, struct zi_group *g)
+instrument_load (struct zi_fn_state *st, const struct zi_load *l)
 {
   gimple_stmt_iterator gsi;
   if (!append_point (l->stmt, &gsi))
     return;
-  tree site = zi_make_site (l->stmt, l->ref, l->type, l->lanes, l->access_bytes);
   gimple_seq seq = NULL;
-  auto_vec<struct zi_lane, 8> lanes;
-  lanes.safe_grow (l->lanes);
-  build_lanes (&seq, l, lanes.address ());
-  tree ctx = node ? node : build_zero_cst (ptr_type_node);
-  if (zi_opts.out_of_line)
-    {
-      emit_record_calls (&gsi, site, ctx, lanes.address (), l->lanes, seq);
-      return;
-    }
-  tree site_u64 = gimple_convert (&seq, zi_t.u64, site);
-  tree ctx_u64 = gimple_convert (&seq, zi_t.u64, ctx);
-  emit_inline_append (&gsi, l, site_u64, ctx_u64, lanes.address (), seq, g);
+  bool by_runtime = zi_opts.out_of_line || l->unit < 0 || ZI_WIDE_TYPE (l->type);
+  if (by_runtime)
+    emit_record_calls (&seq, st, l);
+  else
+    emit_counters (&seq, st, l);
+  gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
+  if (!by_runtime)
+    emit_data_append (&gsi, st, l);
 }
 
-/* Can STMT (not a load we instrument) append to a buffer or move a cursor
-   when it runs?  Calls can (the callee may be instrumented, or a pure or
-   const function the optimizers did not expect to load); so can inline
-   assembly, and aggregate stores, which RTL may expand into a memset or
-   memcpy call that the program itself defines.  Internal functions expand
-   to instructions or libgcc calls and never run the program's code.  */
+/* Is STMT, inside a loop, something that could end the activation other
+   than through the loop's exits, or run the program's code: a call (but
+   internal functions and leaf, nothrow builtins, which never call back
+   into the program), inline assembly, a statement that can throw.  */
 static bool
-ends_group (gimple *stmt)
+leaves_loop_p (gimple *stmt)
 {
-  if (is_gimple_call (stmt))
-    return !gimple_call_internal_p (stmt);
+  if (gcall *call = dyn_cast<gcall *> (stmt))
+    {
+      if (gimple_call_internal_p (call))
+        return false;
+      int flags = gimple_call_flags (call);
+      return !(gimple_call_builtin_p (call, BUILT_IN_NORMAL) && (flags & ECF_LEAF)
+               && (flags & ECF_NOTHROW) && !(flags & (ECF_RETURNS_TWICE | ECF_NORETURN)));
+    }
   if (gimple_code (stmt) == GIMPLE_ASM)
     return true;
-  if (gimple_assign_single_p (stmt) && !gimple_clobber_p (stmt))
-    return !is_gimple_reg_type (TREE_TYPE (gimple_assign_lhs (stmt)));
-  return false;
+  return stmt_could_throw_p (cfun, stmt);
 }
 
-/* Entry point for one function: collect loads first (rewriting splits
-   blocks), then instrument each.  Returns the pass's TODO flags.  */
+/* Can LOOP keep its counters in registers: an innermost loop with a
+   preheader, left only through normal edges (EXITS), with nothing that
+   could end the activation inside (leaves_loop_p)?  Then at most this
+   loop's counts are lost if the thread dies inside it.  */
+static bool
+register_loop_p (class loop *loop, auto_vec<edge> *exits)
+{
+  if (loop->num == 0 || loop->inner || !loop_preheader_edge (loop))
+    return false;
+  if (!single_succ_p (loop_preheader_edge (loop)->src))
+    return false;
+  basic_block *body = get_loop_body (loop);
+  bool ok = true;
+  for (unsigned i = 0; ok && i < loop->num_nodes; i++)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, body[i]->succs)
+        if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
+          ok = false;
+      for (gimple_stmt_iterator g = gsi_start_bb (body[i]); ok && !gsi_end_p (g); gsi_next (&g))
+        if (leaves_loop_p (gsi_stmt (g)))
+          ok = false;
+    }
+  free (body);
+  if (!ok)
+    return false;
+  auto_vec<edge> e = get_loop_exit_edges (loop);
+  for (edge x : e)
+    {
+      if (x->flags & (EDGE_EH | EDGE_ABNORMAL))
+        return false;
+      exits->safe_push (x);
+    }
+  return !exits->is_empty ();
+}
+
+/* Entry point for one function: find loops and loads first (rewriting
+   splits blocks), emit the descriptors and the entry code, instrument each
+   load, then the accumulators of register loops: zero in the preheader,
+   added to the slot on each exit edge.  Returns the pass's TODO flags.  */
 unsigned int
 zi_instrument_function (function *fun)
 {
@@ -612,69 +782,122 @@ zi_instrument_function (function *fun)
       refused = true;
       return 0;
     }
-  /* Loads in statement order, grouped: within a basic block, consecutive
-     loads of one class with no statement that ends a group (ends_group)
-     in between share one check, up to ZI_GROUP_MAX entries.  A load that
-     is not a plain assignment (atomic builtins), ends its block (can
-     throw: its append goes on the fall-through edge) or copies an
-     aggregate is a group of its own and ends the open groups.  */
+  bool inline_mode = !zi_opts.out_of_line;
+  if (inline_mode)
+    loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+
   auto_vec<struct zi_load> loads;
-  auto_vec<struct zi_group> groups;
-  int open[ZI_NTYPES];
+  auto_vec<struct zi_acc_loop *> acc_loops;
+  hash_map<int_hash<int, -1, -2>, int> loop_index;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
-    {
-      for (unsigned t = 0; t < ZI_NTYPES; t++)
-        open[t] = -1;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
-        {
-          gimple *stmt = gsi_stmt (gsi);
-          struct zi_load l;
-          if (!describe_load (stmt, &l))
-            {
-              if (ends_group (stmt))
-                for (unsigned t = 0; t < ZI_NTYPES; t++)
-                  open[t] = -1;
-              continue;
-            }
-          bool alone = zi_opts.out_of_line || l.addr_arg || stmt_ends_bb_p (stmt)
-                       || (l.type == ZI_OTHER && !l.value);
-          int g = alone ? -1 : open[l.type];
-          if (g < 0 || groups[g].entries + l.lanes > ZI_GROUP_MAX)
-            {
-              struct zi_group ng = { l.type, 0, NULL_TREE };
-              g = groups.length ();
-              groups.safe_push (ng);
-            }
-          l.group = g;
-          l.first = groups[g].entries;
-          groups[g].entries += l.lanes;
-          loads.safe_push (l);
-          if (alone)
-            for (unsigned t = 0; t < ZI_NTYPES; t++)
-              open[t] = -1;
-          else
-            open[l.type] = g;
-        }
-    }
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      {
+        struct zi_load l;
+        if (!describe_load (gsi_stmt (gsi), &l))
+          continue;
+        l.acc = -1;
+        l.unit = -1;
+        class loop *loop = inline_mode ? bb->loop_father : NULL;
+        if (loop && !ZI_WIDE_TYPE (l.type) && !stmt_ends_bb_p (l.stmt))
+          {
+            int *known = loop_index.get (loop->num);
+            if (!known)
+              {
+                struct zi_acc_loop *al = new zi_acc_loop;
+                al->loop = loop;
+                int idx = -1;
+                if (register_loop_p (loop, &al->exits))
+                  {
+                    idx = acc_loops.length ();
+                    acc_loops.safe_push (al);
+                  }
+                else
+                  delete al;
+                loop_index.put (loop->num, idx);
+                known = loop_index.get (loop->num);
+              }
+            l.acc = *known;
+          }
+        loads.safe_push (l);
+      }
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
-  tree node = zi_enter_context (fun, !loads.is_empty ());
-  if (loads.is_empty () && !node)
-    return 0;
+
+  /* Descriptors: sites in statement order take slots while they fit.  */
+  struct zi_fn_state st;
+  auto_vec<tree> sites;
+  unsigned units = 0;
+  for (struct zi_load &l : loads)
+    {
+      l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
+      unsigned need = ZI_SLOT_UNITS (l.type);
+      if (units + need <= ZI_MAX_FN_UNITS)
+        {
+          l.unit = units;
+          units += need;
+          sites.safe_push (l.site);
+        }
+      else
+        l.acc = -1;
+    }
+  tree fn_desc = zi_make_fn_desc (sites, units);
+  st.node = zi_enter_context (fun, !loads.is_empty (), fn_desc, &st.slots, &st.data_on);
+  if (loads.is_empty () && !st.node)
+    {
+      if (inline_mode)
+        loop_optimizer_finalize ();
+      for (struct zi_acc_loop *al : acc_loops)
+        delete al;
+      return 0;
+    }
+  st.accs.safe_grow_cleared (units * ZI_NFIELDS);
 
   struct zi_stats stats = { 0, 0, 0 };
+  unsigned in_registers = 0;
   for (unsigned i = 0; i < loads.length (); i++)
     {
-      instrument_load (&loads[i], node, &groups[loads[i].group]);
+      instrument_load (&st, &loads[i]);
       stats.loads++;
       stats.elements += loads[i].lanes;
       stats.other += loads[i].type == ZI_OTHER;
+      in_registers += loads[i].acc >= 0;
     }
 
+  /* Register loops: each accumulator starts at 0 in the preheader and is
+     added to its slot field on every exit edge.  */
+  for (struct zi_load &l : loads)
+    {
+      if (l.acc < 0 || l.unit < 0)
+        continue;
+      struct zi_acc_loop *al = acc_loops[l.acc];
+      for (unsigned f = 0; f < ZI_NFIELDS; f++)
+        {
+          tree acc = st.accs[l.unit * ZI_NFIELDS + f];
+          if (!acc)
+            continue;
+          gsi_insert_on_edge (loop_preheader_edge (al->loop),
+                              gimple_build_assign (acc, build_zero_cst (zi_t.u64)));
+          for (edge e : al->exits)
+            {
+              gimple_seq seq = NULL;
+              tree old = make_ssa_name (zi_t.u64);
+              gimple_seq_add_stmt (&seq, gimple_build_assign (old, slot_field (st.slots, l.unit, f)));
+              tree sum = gimple_build (&seq, field_op[f], zi_t.u64, old, acc);
+              gimple_seq_add_stmt (&seq, gimple_build_assign (slot_field (st.slots, l.unit, f), sum));
+              gsi_insert_seq_on_edge (e, seq);
+            }
+        }
+    }
+  gsi_commit_edge_inserts ();
+  for (struct zi_acc_loop *al : acc_loops)
+    delete al;
+  if (inline_mode)
+    loop_optimizer_finalize ();
+
   if (zi_opts.verbose)
-    fprintf (stderr, "zeroinst: %s: %u loads, %u elements, %u not analysed\n",
-             function_name (fun), stats.loads, stats.elements, stats.other);
+    fprintf (stderr, "zeroinst: %s: %u loads, %u elements, %u not analysed, %u in register loops\n",
+             function_name (fun), stats.loads, stats.elements, stats.other, in_registers);
   mark_virtual_operands_for_renaming (fun);
-  return TODO_update_ssa_only_virtuals | TODO_cleanup_cfg;
+  return TODO_update_ssa | TODO_cleanup_cfg;
 }

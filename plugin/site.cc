@@ -374,15 +374,29 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                       ZI_SITE_SECTION);
 }
 
-/* The function descriptor (struct zi_fn) of the current function.  */
+/* The function descriptor (struct zi_fn) of the current function, whose
+   counter slots are those of SITES (site descriptor addresses, in slot
+   order), NUNITS slots in all.  */
 tree
-zi_make_fn_desc (void)
+zi_make_fn_desc (const vec<tree> &sites, unsigned nunits)
 {
   expanded_location x = expand_location (DECL_SOURCE_LOCATION (current_function_decl));
   unsigned flags;
   const char *name = zi_source_function_name (current_function_decl, &flags);
-  tree f[5];
-  fields_of (zi_t.fn_type, f, 5);
+  tree f[8];
+  fields_of (zi_t.fn_type, f, 8);
+  tree sites_ptr = build_int_cst (TREE_TYPE (f[7]), 0);
+  if (!sites.is_empty ())
+    {
+      tree elt = TREE_TYPE (TREE_TYPE (f[7]));
+      vec<constructor_elt, va_gc> *elts = NULL;
+      for (unsigned i = 0; i < sites.length (); i++)
+        CONSTRUCTOR_APPEND_ELT (elts, size_int (i), fold_convert (elt, sites[i]));
+      tree array_type = build_array_type_nelts (elt, sites.length ());
+      sites_ptr = fold_convert (TREE_TYPE (f[7]),
+                                emit_static ("__zeroinst_sites", array_type,
+                                             build_constructor (array_type, elts), NULL));
+    }
   vec<constructor_elt, va_gc> *v = NULL;
   CONSTRUCTOR_APPEND_ELT (v, f[0], fold_convert (ptr_type_node,
                                                  build_fold_addr_expr (current_function_decl)));
@@ -390,6 +404,9 @@ zi_make_fn_desc (void)
   CONSTRUCTOR_APPEND_ELT (v, f[2], string_cst (x.file ? x.file : "unknown"));
   CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), x.line));
   CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), flags));
+  CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), sites.length ()));
+  CONSTRUCTOR_APPEND_ELT (v, f[6], build_int_cst (TREE_TYPE (f[6]), nunits));
+  CONSTRUCTOR_APPEND_ELT (v, f[7], sites_ptr);
   return emit_static ("__zeroinst_fn", zi_t.fn_type, build_constructor (zi_t.fn_type, v),
                       ZI_FN_SECTION);
 }

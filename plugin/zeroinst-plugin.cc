@@ -106,6 +106,9 @@ build_descriptor_types (void)
   push_field (&chain, "file", const_string_type ());
   push_field (&chain, "line", u_type (32));
   push_field (&chain, "flags", u_type (32));
+  push_field (&chain, "nsites", u_type (32));
+  push_field (&chain, "nunits", u_type (32));
+  push_field (&chain, "sites", build_pointer_type (build_pointer_type (zi_t.site_type)));
   zi_t.fn_type = finish_record ("__zeroinst_fn", chain, sizeof (struct zi_fn));
 }
 
@@ -154,6 +157,17 @@ zi_build_trees (void)
       build_array_type_nelts (build_qualified_type (zi_t.u64_ptr, TYPE_QUAL_VOLATILE),
                               2 * ZI_NTYPES));
   zi_t.ctx_var = runtime_tls_var ("__zeroinst_ctx", ptr_type_node);
+  zi_t.flat_var = runtime_tls_var ("__zeroinst_flat", ptr_type_node);
+  zi_t.data_on_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_data_on"),
+                                 integer_type_node);
+  TREE_PUBLIC (zi_t.data_on_var) = 1;
+  DECL_EXTERNAL (zi_t.data_on_var) = 1;
+  DECL_ARTIFICIAL (zi_t.data_on_var) = 1;
+  DECL_IGNORED_P (zi_t.data_on_var) = 1;
+  zi_t.clz_fn = direct_internal_fn_supported_p (IFN_CLZ, long_long_unsigned_type_node,
+                                                OPTIMIZE_FOR_SPEED)
+                && builtin_decl_explicit_p (BUILT_IN_CLZLL)
+                ? builtin_decl_explicit (BUILT_IN_CLZLL) : NULL_TREE;
   zi_t.refill_fn = runtime_fn ("__zeroinst_refill",
                                build_function_type_list (zi_t.u64_ptr, unsigned_type_node,
                                                          unsigned_type_node, NULL_TREE),
@@ -164,8 +178,8 @@ zi_build_trees (void)
                               true);
   zi_t.record_fn = runtime_fn ("__zeroinst_record",
                                build_function_type_list (void_type_node, ptr_type_node,
-                                                         ptr_type_node, zi_t.u64, zi_t.u64,
-                                                         zi_t.u64, NULL_TREE),
+                                                         ptr_type_node, ptr_type_node, zi_t.u64,
+                                                         zi_t.u64, zi_t.u64, NULL_TREE),
                                false);
   return true;
 }

@@ -23,10 +23,13 @@ struct zi_trees {
   tree inline_frame_type;    /* ... struct zi_inline_frame */
   tree fn_type;              /* ... struct zi_fn */
   tree ctx_var;              /* extern __thread const struct zi_ctx *__zeroinst_ctx */
+  tree flat_var;             /* extern __thread const struct zi_ctx *__zeroinst_flat */
+  tree data_on_var;          /* extern int __zeroinst_data_on */
   tree enter_fn;             /* __zeroinst_enter (fn *, uintptr) */
   tree buf_var;              /* extern __thread void *__zeroinst_buf[2*ZI_NTYPES] */
   tree refill_fn;            /* __zeroinst_refill (unsigned, unsigned) */
-  tree record_fn;            /* __zeroinst_record (site *, ctx *, u64, u64, u64) */
+  tree record_fn;            /* __zeroinst_record (site *, ctx *, slot *, u64, u64, u64) */
+  tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */
 };
 extern struct zi_trees zi_t;
 bool zi_build_trees (void);
@@ -35,10 +38,10 @@ bool zi_build_trees (void);
 tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                    unsigned access_bytes);
 const char *zi_source_function_name (tree fndecl, unsigned *flags);
-tree zi_make_fn_desc (void);
+tree zi_make_fn_desc (const vec<tree> &sites, unsigned nunits);
 
 /* contexts.cc */
-tree zi_enter_context (function *fun, bool has_loads);
+tree zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree *data_on);
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);

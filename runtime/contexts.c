@@ -56,12 +56,22 @@
    function descriptor.  */
 #define NO_MATCH_WAYS { &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match, \
                         &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match }
-static const struct zi_ctx zi_no_match = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0 };
+/* Counts that cannot be taken (loads inside the runtime, or while another
+   thread writes a report) go to the sink, which nobody reads: concurrent
+   writes to it do not matter.  Static and untouched until used, so it
+   costs address space only.  */
+static struct zi_slot sink[ZI_MAX_FN_UNITS];
+static const struct zi_ctx zi_no_match = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0, sink };
 /* Where every thread starts.  */
-static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0 };
+static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0, sink };
+/* What __zeroinst_enter returns when the counts are to be dropped; its
+   callees get it too.  */
+static const struct zi_ctx zi_sink_ctx = { NO_MATCH_WAYS, (const struct zi_fn *) 2, 0, sink };
 _Static_assert (ZI_CTX_WAYS == 8, "NO_MATCH_WAYS lists ZI_CTX_WAYS entries");
 
 __thread const struct zi_ctx *__zeroinst_ctx
+    __attribute__ ((tls_model ("initial-exec"), visibility ("default"))) = &zi_unborn;
+__thread const struct zi_ctx *__zeroinst_flat
     __attribute__ ((tls_model ("initial-exec"), visibility ("default"))) = &zi_unborn;
 
 /* A thread's tree: nodes by key (parent, fn, ra).  A key may also map to
@@ -74,6 +84,7 @@ struct zi_link {
   struct zi_link *next;
 };
 struct zi_cct {
+  struct zi_node *flat;      /* the root of the flat nodes (no contexts) */
   struct zi_link **buckets;
   size_t nbuckets, count;
   struct zi_node **nodes;    /* the nodes it made, freed with it */
@@ -258,9 +269,21 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
     target = nearest;
   if (!target)
     {
-      target = calloc (1, sizeof *target);
+      /* The node, then the counter slots of FN's sites and their dense
+         site numbers, resolved now: the site descriptors go away with
+         their library (dlclose), the node's counts stay.  */
+      size_t units = fn ? fn->nunits : 0, nsites = fn ? fn->nsites : 0;
+      if (units > ZI_MAX_FN_UNITS)
+        units = nsites = 0;     /* not from a plugin of this ABI */
+      target = calloc (1, sizeof *target + units * sizeof (struct zi_slot)
+                              + nsites * sizeof (int32_t));
       if (!target)
         abort ();
+      target->pub.slots = (struct zi_slot *) (target + 1);
+      target->site_ids = (int32_t *) (target->pub.slots + units);
+      for (size_t i = 0; i < nsites; i++)
+        target->site_ids[i] = zi_site_slot (fn->sites[i]);
+      target->nsites = (uint32_t) nsites;
       for (int w = 0; w < ZI_CTX_WAYS; w++)
         target->pub.cache[w] = &zi_no_match;
       target->pub.fn = fn;
@@ -377,27 +400,47 @@ foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *f
   return child (cct, node, fn, ra, 0);
 }
 
+/* The node of FN under the thread's flat root (no contexts).  */
+static struct zi_node *
+flat_entry (struct zi_cct *cct, const struct zi_fn *fn)
+{
+  if (!cct->flat)
+    cct->flat = child (cct, NULL, NULL, 0, ZI_NODE_FLAT);
+  struct zi_node *node = child (cct, cct->flat, fn, 0, ZI_NODE_FLAT);
+  cct->flat->pub.cache[ZI_CTX_WAY (fn)] = &node->pub;
+  __zeroinst_flat = &cct->flat->pub;
+  return node;
+}
+
 const struct zi_ctx *
 __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
 {
   const struct zi_ctx *cur = __zeroinst_ctx;
-  if (zi_in_runtime)
-    return cur;                 /* called back from the runtime's own calls */
+  if (zi_in_runtime || cur == &zi_sink_ctx || !fn)
+    return &zi_sink_ctx;        /* called back from the runtime's own calls */
   struct zi_node *parent = cur == &zi_unborn ? NULL : (struct zi_node *) cur;
-  if (parent && (parent->flags & ZI_NODE_TRUNCATED))
-    return cur;
   zi_init ();
   /* Not zi_enter (see __zeroinst_refill): while another thread writes a
-     report, the call continues in the current context.  */
+     report, the call continues in the sink.  */
   zi_enter_nowait ();
   if (zi_reporting_elsewhere ())
     {
       zi_leave ();
-      return cur;
+      return &zi_sink_ctx;
     }
+  zi_thread_active ();
   struct zi_cct *cct = thread_cct ();
   struct zi_node *node;
-  if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
+  if (ra == 0)
+    node = flat_entry (cct, fn);
+  else if (parent && (parent->flags & (ZI_NODE_TRUNCATED | ZI_NODE_FOLDED)))
+    {
+      /* Too deep: count in the truncated activation, through a node of
+         FN's own (its slots fit FN) that stands for it.  */
+      struct zi_node *anchor = parent->flags & ZI_NODE_FOLDED ? parent->parent : parent;
+      node = child (cct, anchor, fn, 0, ZI_NODE_FOLDED);
+    }
+  else if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
     {
       node = child (cct, parent, fn, ra, 0);
       parent->pub.cache[ZI_CTX_WAY (ra)] = &node->pub;
@@ -408,10 +451,54 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   return &node->pub;
 }
 
+/* The context a node's counts are reported under: none without contexts,
+   the truncated activation for a folded node.  */
+static const void *
+record_ctx (const struct zi_node *n)
+{
+  if (!zi_config.contexts || (n->flags & ZI_NODE_FLAT))
+    return NULL;
+  return n->flags & ZI_NODE_FOLDED ? (const void *) n->parent : (const void *) n;
+}
+
+const void *
+zi_record_ctx (const void *ctx)
+{
+  return record_ctx (ctx);
+}
+
+/* Add the counter slots of T's nodes to T's table and clear them (T is the
+   calling thread, or stopped outside the runtime: a count in flight in
+   another thread may be lost, never doubled).  */
+void
+zi_contexts_fold (struct zi_thread *t)
+{
+  struct zi_cct *cct = t->cct;
+  if (!cct || !zi_config.mode_code)
+    return;
+  for (size_t i = 0; i < cct->nnodes; i++)
+    {
+      struct zi_node *n = cct->nodes[i];
+      struct zi_slot *s = n->pub.slots;
+      for (uint32_t k = 0; k < n->nsites; k++)
+        {
+          const struct zi_site_info *si = zi_site_get (n->site_ids[k]);
+          unsigned units = ZI_SLOT_UNITS (si->type);
+          if (s->elements)
+            {
+              struct zi_counters *c = zi_table_get (&t->counters, n->site_ids[k], record_ctx (n));
+              zi_slot_add (c, si, s);
+            }
+          memset (s, 0, units * sizeof *s);
+          s += units;
+        }
+    }
+}
+
 /* The "function" of allocation nodes: a node (ALLOC, RA) under the
    current context stands for an allocator called at RA, so its path
    (callpath.c) is the allocation's call path.  */
-static const struct zi_fn alloc_fn = { NULL, "<allocation>", "", 0, 0 };
+static const struct zi_fn alloc_fn = { NULL, "<allocation>", "", 0, 0, 0, 0, NULL };
 
 /* The node of an allocation whose allocator returns to RA, made under the
    thread's current context, through the uninstrumented frames in between
@@ -542,7 +629,10 @@ zi_contexts_thread_ended (struct zi_thread *t)
 {
   struct zi_cct *cct = t->cct;
   if (zi_thread_is_self (t))
-    __zeroinst_ctx = &zi_unborn;    /* code that runs later in it starts afresh */
+    {
+      __zeroinst_ctx = &zi_unborn;    /* code that runs later in it starts afresh */
+      __zeroinst_flat = &zi_unborn;
+    }
   if (!cct)
     return;
   for (size_t i = 0; i < cct->nbuckets; i++)
@@ -604,7 +694,8 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
 int
 zi_ctx_is_node (const void *ctx)
 {
-  return ctx && ctx != (const void *) &zi_unborn && ctx != (const void *) &zi_no_match;
+  return ctx && ctx != (const void *) &zi_unborn && ctx != (const void *) &zi_no_match
+         && ctx != (const void *) &zi_sink_ctx;
 }
 
 void

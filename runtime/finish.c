@@ -264,7 +264,10 @@ zi_finish (const char *why)
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
       if (!t->busy_at_report)
-        zi_flush_thread (t);
+        {
+          zi_flush_thread (t);
+          zi_contexts_fold (t);
+        }
       nthreads++;
     }
   add_cells (&r, &cap, &zi_ended_counters);

@@ -25,6 +25,8 @@
 pthread_rwlock_t zi_objects_lock;
 struct zi_group *zi_groups;
 int zi_data_on;
+/* The same for generated code, which appends to the buffers only then.  */
+int __zeroinst_data_on __attribute__ ((visibility ("default")));
 
 /* Writers (malloc, free) must not starve while threads keep flushing.  */
 static void
@@ -46,6 +48,7 @@ zi_objects_init (void)
     return;
   zi_statics_refresh ();
   __atomic_store_n (&zi_data_on, 1, __ATOMIC_RELEASE);
+  __atomic_store_n (&__zeroinst_data_on, 1, __ATOMIC_RELEASE);
 }
 
 void

@@ -65,6 +65,8 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 #define ZI_NODE_FOREIGN   1u   /* a frame of uninstrumented code (pub.fn == NULL) */
 #define ZI_NODE_TRUNCATED 2u   /* ZEROINST_MAX_DEPTH reached: deeper calls fold here */
 #define ZI_NODE_KEEP      4u   /* other threads' nodes descend from it (OpenMP): never freed */
+#define ZI_NODE_FLAT      8u   /* without contexts: the thread's flat root and its children */
+#define ZI_NODE_FOLDED   16u   /* stands for its truncated parent (ZEROINST_MAX_DEPTH) */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -77,6 +79,8 @@ struct zi_node {
   struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
   struct zi_node *canon;     /* its node in the canonical tree, once asked for */
   struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
+  int32_t *site_ids;         /* dense site numbers of pub.fn's sites, in slot order */
+  uint32_t nsites;
 };
 struct zi_cct;               /* a thread's tree */
 struct zi_thread;
@@ -86,6 +90,10 @@ const struct zi_node *zi_node_canonical (const struct zi_node *node) ZI_HIDDEN;
    need; its counters and groups must refer to canonical nodes by now.  */
 void zi_contexts_thread_ended (struct zi_thread *t) ZI_HIDDEN;
 void zi_contexts_init (void) ZI_HIDDEN;
+/* Move the counter slots of T's nodes into T's table.  */
+void zi_contexts_fold (struct zi_thread *t) ZI_HIDDEN;
+/* The context under which counts of node CTX are recorded.  */
+const void *zi_record_ctx (const void *ctx) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
 void zi_contexts_after_fork_child (void) ZI_HIDDEN;
 
@@ -193,6 +201,8 @@ extern uintptr_t zi_main_stack_lo, zi_main_stack_hi ZI_HIDDEN;   /* data mode */
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
+/* zi_thread_self, taken up again if its exit hook ran already.  */
+struct zi_thread *zi_thread_active (void) ZI_HIDDEN;
 int zi_thread_is_self (const struct zi_thread *t) ZI_HIDDEN;
 /* Runtime sections (signals.c, finish.c).  zi_in_runtime is non-zero
    while this thread runs runtime code, or the C library's allocator called
@@ -315,7 +325,9 @@ zi_element_rule (uint64_t lo, uint64_t hi, int is_float, unsigned bytes, uint64_
 }
 
 /* analyze.c */
-void zi_analyze (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
+void zi_slot_record (struct zi_slot *s, const struct zi_site *site, uint64_t lo, uint64_t hi)
+    ZI_HIDDEN;
+void zi_slot_add (struct zi_counters *c, const struct zi_site_info *si, const struct zi_slot *s)
     ZI_HIDDEN;
 void zi_redmap (const struct zi_site_info *site, const struct zi_counters *c,
                 char *out, size_t size) ZI_HIDDEN;

@@ -124,6 +124,23 @@ zi_thread_self (void)
   return self ? self : register_thread ();
 }
 
+struct zi_thread *
+zi_thread_active (void)
+{
+  struct zi_thread *t = zi_thread_self ();
+  if (t->ended)
+    {
+      /* Instrumented code ran after this thread's exit hook (another TLS
+         destructor): collect it again until the next hook.  */
+      t->ended = 0;
+      pthread_mutex_lock (&zi_lock);
+      t->in_runtime = &zi_in_runtime;
+      pthread_mutex_unlock (&zi_lock);
+      pthread_setspecific (exit_key, t);
+    }
+  return t;
+}
+
 /* Is T the calling thread's own?  */
 int
 zi_thread_is_self (const struct zi_thread *t)
@@ -188,8 +205,6 @@ flush_buffer (struct zi_thread *t, unsigned type)
     __atomic_fetch_add (&zi_skipped_entries, entries, __ATOMIC_RELAXED);
   else
     {
-      if (zi_config.mode_code)
-        zi_analyze (t, (enum zi_type) type, start, cur);
       if (zi_data_on)
         zi_analyze_data (t, (enum zi_type) type, start, cur);
       __atomic_fetch_add (&zi_sampled_entries, entries, __ATOMIC_RELAXED);
@@ -230,17 +245,7 @@ __zeroinst_refill (unsigned type, unsigned need)
       zi_leave ();
       goto drop;
     }
-  struct zi_thread *t = zi_thread_self ();
-  if (t->ended)
-    {
-      /* Instrumented code ran after this thread's exit hook (another TLS
-         destructor): collect it again until the next hook.  */
-      t->ended = 0;
-      pthread_mutex_lock (&zi_lock);
-      t->in_runtime = &zi_in_runtime;
-      pthread_mutex_unlock (&zi_lock);
-      pthread_setspecific (exit_key, t);
-    }
+  struct zi_thread *t = zi_thread_active ();
   if (!t->buf[type])
     {
       if (t->capacity < need)
@@ -263,10 +268,32 @@ __zeroinst_refill (unsigned type, unsigned need)
 }
 
 void
-__zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, uint64_t addr,
-                   uint64_t lo, uint64_t hi)
+__zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, struct zi_slot *slot,
+                   uint64_t addr, uint64_t lo, uint64_t hi)
 {
   unsigned type = site->type < ZI_NTYPES ? site->type : ZI_OTHER;
+  if (slot)
+    zi_slot_record (slot, site, lo, hi);
+  else if (!zi_in_runtime)
+    {
+      /* A site beyond the function's slots: counted in the thread's table
+         (keyed by the record's context, as zi_contexts_fold does).  */
+      zi_init ();
+      zi_enter_nowait ();
+      if (!zi_reporting_elsewhere () && zi_config.mode_code)
+        {
+          struct zi_thread *t = zi_thread_active ();
+          struct zi_slot one[2];
+          memset (one, 0, sizeof one);
+          zi_slot_record (one, site, lo, hi);
+          const void *key = zi_config.contexts && zi_ctx_is_node (ctx) ? zi_record_ctx (ctx) : NULL;
+          int32_t id = zi_site_slot (site);
+          zi_slot_add (zi_table_get (&t->counters, id, key), zi_site_get (id), one);
+        }
+      zi_leave ();
+    }
+  if (!__zeroinst_data_on)
+    return;
   unsigned size = zi_entry_bytes (type);
   char *cur = (char *) __zeroinst_buf[2 * type];
   if (!cur || cur + size > (char *) __zeroinst_buf[2 * type + 1])
@@ -382,6 +409,7 @@ thread_ended (void *arg)
   struct zi_thread *t = arg;
   zi_enter ();
   zi_flush_thread (t);
+  zi_contexts_fold (t);
   pthread_mutex_lock (&zi_lock);
   t->in_runtime = NULL;      /* this thread's TLS goes away soon (finish.c) */
   add_counter_totals (t, t->totals);

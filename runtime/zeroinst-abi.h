@@ -1,9 +1,26 @@
 /* zeroinst-abi.h - the contract between the plugin's generated code and the
    runtime.  Both sides include this file; nothing else is shared.
 
-   Generated code (see plugin/instrument.cc) appends one entry per loaded
-   element to a thread-local buffer chosen by the element's type class T
-   (entries are 32 bytes, 48 for 128-bit classes: zi_entry_bytes):
+   Code-centric counters (see plugin/instrument.cc).  Every instrumented
+   function has a descriptor (struct zi_fn) that lists its load sites; each
+   activation context of the function (a calling-context node, below) owns
+   an array of counter slots, one per site (two for the 128-bit classes),
+   allocated with the node.  The function reads the array pointer once per
+   activation, and each loaded element updates its site's slot:
+
+       slot.elements += 1;   slot.zeros += (element is zero);
+       slot.or_lo |= raw bits;   slot.hb += index of the highest non-zero
+                                           byte of (v | 1)   -- integers
+
+   Inside innermost loops without calls the plugin keeps these sums in
+   registers and adds them to the slot where the loop exits.  The runtime
+   turns slots into records at exit (SPEC section 3: an integer's redundant
+   bytes are (B - 1) * elements - hb + zeros).
+
+   Data-centric buffers: while data mode is on (__zeroinst_data_on != 0),
+   generated code also appends one entry per loaded element to a
+   thread-local buffer chosen by the element's type class T (entries are
+   32 bytes, 48 for 128-bit classes: zi_entry_bytes):
 
        cur = __zeroinst_buf[2*T];  end = __zeroinst_buf[2*T + 1];
        if (cur + size*K > end) cur = __zeroinst_refill (T, K);
@@ -21,24 +38,29 @@
        parent = __zeroinst_ctx;  node = parent->cache[ZI_CTX_WAY (ra)];
        if (node->fn != &fn_desc || node->ra != ra)   -- ra: return address
          node = __zeroinst_enter (&fn_desc, ra);
-       __zeroinst_ctx = node;   ...   __zeroinst_ctx = parent;  (at returns)
+       __zeroinst_ctx = node;   slots = node->slots;
+       ...   __zeroinst_ctx = parent;  (at returns)
 
-   and stores the node in every entry it appends.  A thread starts at a
-   static "unborn" node whose cache never matches.  The cache is
-   direct-mapped by return address, so a function that calls several
-   others in turn (a tree walk) keeps hitting.
+   A thread starts at a static "unborn" node whose cache never matches.  The
+   cache is direct-mapped by return address, so a function that calls
+   several others in turn (a tree walk) keeps hitting.  Without contexts
+   (-fplugin-arg-zeroinst-no-contexts) the lookup starts at the thread's
+   flat root __zeroinst_flat instead, with ra = 0 and the way taken from
+   the descriptor's address, and __zeroinst_ctx is left alone: one node per
+   (thread, function).  __zeroinst_enter always returns a node whose slots
+   fit FN (a sink whose counts are dropped while the runtime cannot take
+   them: inside the runtime, during another thread's report).
 
    Each load site has one static descriptor (struct zi_site) emitted by the
    plugin into section "zeroinst_sites".  Its address is the site id; the
-   runtime writes a dense slot number into it the first time it sees it, so
-   per-thread counters are an array indexed by slot, not a hash table.  */
+   runtime writes a dense slot number into it the first time it sees it.  */
 
 #ifndef ZEROINST_ABI_H
 #define ZEROINST_ABI_H
 
 #include <stdint.h>
 
-#define ZI_ABI_VERSION 2
+#define ZI_ABI_VERSION 3
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
@@ -76,7 +98,22 @@ struct zi_ctx {
   const struct zi_ctx *cache[ZI_CTX_WAYS];  /* children entered last, by ZI_CTX_WAY (ra) */
   const struct zi_fn *fn;       /* the function of this activation */
   uintptr_t ra;                 /* the return address it was entered with */
+  struct zi_slot *slots;        /* fn->nunits counter slots, one per site of fn */
 };
+
+/* Counters of one site in one context.  The 128-bit classes (ZI_WIDE_TYPE)
+   take two consecutive slots; the second holds the OR of the high halves
+   in or_lo.  Sites take slots in the order of zi_fn.sites.  */
+struct zi_slot {
+  uint64_t elements;
+  uint64_t zeros;               /* zero elements */
+  uint64_t or_lo;               /* OR of the raw bits of all elements */
+  uint64_t hb;                  /* integers: sum of the indices of the highest non-zero byte of (v | 1) */
+};
+#define ZI_SLOT_UNITS(t) (ZI_WIDE_TYPE (t) ? 2u : 1u)
+/* Slots per function at most: a function with more sites records the
+   others through __zeroinst_record with a null slot.  */
+#define ZI_MAX_FN_UNITS (1u << 16)
 
 /* GCC's clone suffixes, cut from function names by the plugin (source
    names) and the runtime (symbol names): "f.constprop.0" is f.  The first
@@ -94,6 +131,9 @@ struct zi_fn {
   const char *file;
   uint32_t line;
   uint32_t flags;
+  uint32_t nsites;          /* sites with a slot (the first ZI_MAX_FN_UNITS slots) */
+  uint32_t nunits;          /* their slots: sum of ZI_SLOT_UNITS */
+  const struct zi_site *const *sites;   /* in slot order */
 };
 
 /* Static per-site descriptor.  Layout is ABI (the plugin builds the same
@@ -128,14 +168,22 @@ extern "C" {
 extern __thread struct zi_entry *__zeroinst_buf[2 * ZI_NTYPES] ZI_EXPORT;
 /* The thread's current calling-context node (never NULL).  */
 extern __thread const struct zi_ctx *__zeroinst_ctx ZI_EXPORT;
+/* Without contexts: the thread's flat root, parent of one node per function.  */
+extern __thread const struct zi_ctx *__zeroinst_flat ZI_EXPORT;
+/* Non-zero while data mode runs: generated code appends to the buffers.  */
+extern int __zeroinst_data_on ZI_EXPORT;
 /* Slow path of function entry: the node of FN entered with return address
-   RA from the thread's current node.  */
+   RA from the thread's current node (RA == 0: FN's node under the thread's
+   flat root).  */
 const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_EXPORT;
 /* Process the buffer of class TYPE, return a cursor with room for NEED entries. */
 struct zi_entry *__zeroinst_refill (unsigned type, unsigned need) ZI_EXPORT;
-/* Out-of-line mode: one call per element.  */
-void __zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, uint64_t addr,
-                        uint64_t lo, uint64_t hi) ZI_EXPORT;
+/* Out-of-line mode, and elements the inline code leaves to the runtime
+   (128-bit classes, sites beyond ZI_MAX_FN_UNITS): one call per element,
+   which applies the counter rules to SLOT (NULL: the thread's table) and,
+   in data mode, appends to the buffer.  */
+void __zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx,
+                        struct zi_slot *slot, uint64_t addr, uint64_t lo, uint64_t hi) ZI_EXPORT;
 #ifdef __cplusplus
 }
 #endif
