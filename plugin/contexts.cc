@@ -96,6 +96,30 @@ load_field (gimple_seq *seq, tree ptr, unsigned off)
   return val;
 }
 
+/* The node cached in PARENT's way WAY (SEQ computes it) and, in *DIFF,
+   zero when it is FN_DESC's entered with RA (or any RA when RA is NULL).  */
+static tree
+probe (gimple_seq *seq, tree parent, tree way, tree fn_desc, tree ra, tree *diff)
+{
+  tree u = pointer_sized_int_node;
+  tree slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, parent,
+                            gimple_convert (seq, sizetype,
+                                            gimple_build (seq, MULT_EXPR, u, way,
+                                                          build_int_cst (u, sizeof (void *)))));
+  tree cached = load_field (seq, slot, offsetof (struct zi_ctx, cache));
+  tree cached_fn = load_field (seq, cached, offsetof (struct zi_ctx, fn));
+  *diff = gimple_build (seq, BIT_XOR_EXPR, u, gimple_convert (seq, u, cached_fn),
+                        gimple_convert (seq, u, fn_desc));
+  if (ra)
+    {
+      tree cached_ra = load_field (seq, cached, offsetof (struct zi_ctx, ra));
+      tree d2 = gimple_build (seq, BIT_XOR_EXPR, u, gimple_convert (seq, u, cached_ra),
+                              gimple_convert (seq, u, ra));
+      *diff = gimple_build (seq, BIT_IOR_EXPR, u, *diff, d2);
+    }
+  return cached;
+}
+
 /* Emit the entry code of FUN (whose descriptor is FN_DESC) and the
    restores; return the SSA name of the activation's node, or NULL_TREE if
    FUN needs no node (it neither loads, HAS_LOADS, nor calls; without
@@ -162,26 +186,34 @@ zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree
                                                        build_int_cst (integer_type_node, 4)),
                                          key_u),
                            build_int_cst (u, ZI_CTX_WAYS - 1));
-  tree slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, parent,
-                            gimple_convert (&seq, sizetype,
-                                            gimple_build (&seq, MULT_EXPR, u, way,
-                                                          build_int_cst (u, sizeof (void *)))));
-  tree cached = load_field (&seq, slot, offsetof (struct zi_ctx, cache));
-  tree cached_fn = load_field (&seq, cached, offsetof (struct zi_ctx, fn));
-  tree diff = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_fn),
-                            gimple_convert (&seq, u, fn_desc));
-  if (!flat)
-    {
-      tree cached_ra = load_field (&seq, cached, offsetof (struct zi_ctx, ra));
-      tree d2 = gimple_build (&seq, BIT_XOR_EXPR, u, gimple_convert (&seq, u, cached_ra),
-                              gimple_convert (&seq, u, ra));
-      diff = gimple_build (&seq, BIT_IOR_EXPR, u, diff, d2);
-    }
+  tree diff, cached = probe (&seq, parent, way, fn_desc, flat ? NULL_TREE : ra, &diff);
   gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
 
-  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", fn_desc, ra);
-  gimple_stmt_iterator join;
-  tree node = zi_guarded_call (&gsi, NE_EXPR, diff, build_zero_cst (u), enter, cached, &join);
+  /* A miss probes the other way of the pair (way ^ 1), where the runtime
+     keeps the entry a newer one displaced: two call sites whose return
+     addresses share a way (a tree walk's two calls) both hit.  */
+  basic_block then_bb, join_bb;
+  gimple_stmt_iterator cond_gsi
+      = create_cond_insert_point (&gsi, false, false, true, &then_bb, &join_bb);
+  gcond *cond = gimple_build_cond (NE_EXPR, diff, build_zero_cst (u), NULL_TREE, NULL_TREE);
+  gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
+  basic_block cond_bb = gimple_bb (cond);
+  gimple_stmt_iterator it = gsi_start_bb (then_bb);
+  gimple *mark = gimple_build_nop ();
+  gsi_insert_after (&it, mark, GSI_NEW_STMT);
+  it = gsi_for_stmt (mark);
+  seq = NULL;
+  tree other = gimple_build (&seq, BIT_XOR_EXPR, u, way, build_int_cst (u, 1));
+  tree diff2, cached2 = probe (&seq, parent, other, fn_desc, flat ? NULL_TREE : ra, &diff2);
+  gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
+  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", false, fn_desc, ra);
+  gimple_stmt_iterator join2;
+  tree second = zi_guarded_call (&it, NE_EXPR, diff2, build_zero_cst (u), enter, cached2, &join2);
+  tree node = make_ssa_name (ptr_type_node);
+  gphi *phi = create_phi_node (node, join_bb);
+  add_phi_arg (phi, cached, find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, second, find_edge (gsi_bb (join2), join_bb), UNKNOWN_LOCATION);
+  gimple_stmt_iterator join = gsi_after_labels (join_bb);
   if (!flat)
     gsi_insert_before (&join, gimple_build_assign (zi_t.ctx_var, node), GSI_SAME_STMT);
   if (has_loads)

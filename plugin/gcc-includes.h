@@ -34,6 +34,7 @@
 #include "tree-ssa-address.h"
 #include "cfghooks.h"
 #include "cfgloop.h"
+#include "cfgloopmanip.h"
 #include "asan.h"
 #include "langhooks.h"
 #include "real.h"

@@ -153,6 +153,8 @@ struct zi_load {
   tree site;                 /* its descriptor's address */
   int unit;                  /* its first counter slot; -1: recorded by the runtime */
   int acc;                   /* index of its loop in the function's register loops, or -1 */
+  int block;                 /* index of its basic block before instrumentation */
+  int data;                  /* its data-mode append: 1 guarded by data_on, 2 always, 0 none */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -172,8 +174,8 @@ describe_load (gimple *stmt, struct zi_load *l)
   if (gimple_assign_single_p (stmt) && !gimple_clobber_p (stmt))
     {
       tree lhs = gimple_assign_lhs (stmt), rhs = gimple_assign_rhs1 (stmt);
-      if (!reads_memory (rhs))
-        return false;
+      if (!reads_memory (rhs) || rhs == zi_t.data_on_var)
+        return false;     /* not a load, or the test of version_loops */
       l->ref = rhs;
       l->access_bytes = type_bytes (TREE_TYPE (rhs));
       if (TREE_CODE (lhs) == SSA_NAME)
@@ -398,12 +400,13 @@ add_clobber (vec<tree, va_gc> **clobbers, const char *name)
    arguments at entry) take a callee-saved register or a stack slot in
    every activation: instrumented frames were up to five times their plain
    size.  The vector, x87 and mask registers, which the ABI lets any call
-   clobber, are declared clobbered.  The asm first steps over the 128 bytes
+   clobber, are declared clobbered unless KEEPS_VECTORS (the trampoline
+   saves them too: runtime/stack.c).  The asm first steps over the 128 bytes
    of red zone below the stack pointer, which GCC may use in a function
    that makes no call of its own, and calls through the GOT: a PLT entry
    may clobber r10 and r11 (lazy binding).  */
 gimple *
-zi_runtime_call (tree fn, const char *keep, tree a0, tree a1)
+zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, tree a0, tree a1)
 {
   if (!keep_registers_p ())
     return gimple_build_call (fn, 2, a0, a1);
@@ -424,6 +427,12 @@ zi_runtime_call (tree fn, const char *keep, tree a0, tree a1)
                                        NULL_TREE));
   add_clobber (&clobbers, "memory");
   add_clobber (&clobbers, "cc");
+  if (keeps_vectors)
+    {
+      gasm *g = gimple_build_asm_vec (ggc_strdup (text), in, out, clobbers, NULL);
+      gimple_asm_set_volatile (g, true);
+      return g;
+    }
   char name[16];
   for (int i = 0; i < (ZI_AVX512F ? 32 : 16); i++)
     {
@@ -494,6 +503,10 @@ struct zi_fn_state {
   tree data_on;              /* __zeroinst_data_on, read at entry (SSA) */
   tree node;                 /* the activation's node, or NULL */
   auto_vec<tree> accs;
+  /* In register loops every load of a block runs as often as the block:
+     one execution counter per block (BLOCK_ACCS[block]) stands for the
+     elements of all of them.  */
+  auto_vec<tree> block_accs;
 };
 
 /* MEM[SLOTS + 32 * UNIT + 8 * FIELD] of the private u64 type.  */
@@ -510,6 +523,17 @@ static void
 update_field (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, unsigned field,
               tree val)
 {
+  if (l->acc >= 0 && field == ZI_F_ELEMENTS)
+    {
+      tree &acc = st->block_accs[l->block];
+      if (!acc)
+        {
+          acc = create_tmp_reg (zi_t.u64, "zi_runs");
+          gimple_seq_add_stmt (seq, gimple_build_assign (acc, PLUS_EXPR, acc,
+                                                         build_int_cst (zi_t.u64, 1)));
+        }
+      return;
+    }
   if (l->acc >= 0)
     {
       tree &acc = st->accs[l->unit * ZI_NFIELDS + field];
@@ -544,11 +568,13 @@ high_byte (gimple_seq *seq, tree v, unsigned bytes)
                                              build_int_cst (zi_t.u64, 1)));
       tree c = gimple_build (seq, UNKNOWN_LOCATION, as_combined_fn (BUILT_IN_CLZLL),
                              integer_type_node, x);
-      c = gimple_convert (seq, zi_t.u64, c);
-      return gimple_build (seq, RSHIFT_EXPR, zi_t.u64,
-                           gimple_build (seq, BIT_XOR_EXPR, zi_t.u64, c,
-                                         build_int_cst (zi_t.u64, 63)),
-                           build_int_cst (integer_type_node, 3));
+      /* In 32 bits, whose result is zero-extended for free on x86-64.  */
+      c = gimple_convert (seq, unsigned_type_node, c);
+      c = gimple_build (seq, RSHIFT_EXPR, unsigned_type_node,
+                        gimple_build (seq, BIT_XOR_EXPR, unsigned_type_node, c,
+                                      build_int_cst (unsigned_type_node, 63)),
+                        build_int_cst (integer_type_node, 3));
+      return gimple_convert (seq, zi_t.u64, c);
     }
   /* Without a clz instruction: one compare per byte above the lowest.  */
   tree h = NULL_TREE;
@@ -581,10 +607,10 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
       tree z;
       if (info.is_float)
         {
-          /* Zero when every bit but the sign is.  */
-          unsigned HOST_WIDE_INT mask = (1ull << (8 * info.bytes - 1)) - 1;
-          z = flag (seq, EQ_EXPR, gimple_build (seq, BIT_AND_EXPR, zi_t.u64, v,
-                                                build_int_cst (zi_t.u64, mask)),
+          /* Zero when every bit but the sign is: shift the sign out.  */
+          z = flag (seq, EQ_EXPR, gimple_build (seq, LSHIFT_EXPR, zi_t.u64, v,
+                                                build_int_cst (integer_type_node,
+                                                               65 - 8 * info.bytes)),
                     build_zero_cst (zi_t.u64));
         }
       else
@@ -626,7 +652,8 @@ emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load
 }
 
 /* Data mode's append of L (zeroinst-abi.h), after *GSI, in a block of its
-   own that runs only when ST->data_on:
+   own that runs only when ST->data_on (L->data == 1; L->data == 2: in
+   the version of a loop that runs with data mode on, unconditionally):
 
        if (data_on)
          {
@@ -643,17 +670,21 @@ emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load
 static void
 emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struct zi_load *l)
 {
-  basic_block then_bb, join_bb;
-  gimple_stmt_iterator cond_gsi
-      = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
-  gsi_insert_after (&cond_gsi, gimple_build_cond (NE_EXPR, st->data_on,
-                                                  build_zero_cst (integer_type_node),
-                                                  NULL_TREE, NULL_TREE),
-                    GSI_NEW_STMT);
-  gimple_stmt_iterator it = gsi_start_bb (then_bb);
-  gimple *anchor = gimple_build_nop ();
-  gsi_insert_after (&it, anchor, GSI_NEW_STMT);
-  it = gsi_for_stmt (anchor);
+  gimple_stmt_iterator it = *gsi;
+  if (l->data == 1)
+    {
+      basic_block then_bb, join_bb;
+      gimple_stmt_iterator cond_gsi
+          = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
+      gsi_insert_after (&cond_gsi, gimple_build_cond (NE_EXPR, st->data_on,
+                                                      build_zero_cst (integer_type_node),
+                                                      NULL_TREE, NULL_TREE),
+                        GSI_NEW_STMT);
+      it = gsi_start_bb (then_bb);
+      gimple *anchor = gimple_build_nop ();
+      gsi_insert_after (&it, anchor, GSI_NEW_STMT);
+      it = gsi_for_stmt (anchor);
+    }
 
   unsigned k = l->lanes, size = zi_entry_bytes (l->type);
   gimple_seq seq = NULL;
@@ -672,7 +703,7 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
   tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
   gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
 
-  gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep",
+  gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep", true,
                                   build_int_cst (unsigned_type_node, l->type),
                                   build_int_cst (unsigned_type_node, k));
   gimple_stmt_iterator join;
@@ -708,9 +739,10 @@ instrument_load (struct zi_fn_state *st, const struct zi_load *l)
   else
     emit_counters (&seq, st, l);
   gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
-  if (!by_runtime)
+  if (!by_runtime && l->data)
     emit_data_append (&gsi, st, l);
 }
+
 
 /* Is STMT, inside a loop, something that could end the activation other
    than through the loop's exits, or run the program's code: a call (but
@@ -769,6 +801,61 @@ register_loop_p (class loop *loop, auto_vec<edge> *exits)
   return !exits->is_empty ();
 }
 
+/* Data mode's appends would keep their values and the buffer cursor live
+   in every loop, and test __zeroinst_data_on at every load.  Each register
+   loop (register_loop_p) with a load is therefore versioned on it:
+
+       if (__zeroinst_data_on == 0)  LOOP      -- counters only
+       else                          COPY      -- counters and appends
+
+   Adds the numbers of the loops to ORIGINALS, of the copies to COPIES.  */
+static void
+version_loops (function *fun, hash_set<int_hash<int, -1, -2> > *originals,
+               hash_set<int_hash<int, -1, -2> > *copies)
+{
+  auto_vec<class loop *> todo;
+  for (auto loop : loops_list (fun, LI_ONLY_INNERMOST))
+    {
+      auto_vec<edge> exits;
+      if (!register_loop_p (loop, &exits))
+        continue;
+      basic_block *body = get_loop_body (loop);
+      bool loads = false;
+      for (unsigned i = 0; !loads && i < loop->num_nodes; i++)
+        for (gimple_stmt_iterator g = gsi_start_bb (body[i]); !loads && !gsi_end_p (g);
+             gsi_next (&g))
+          {
+            struct zi_load l;
+            loads = describe_load (gsi_stmt (g), &l) && !ZI_WIDE_TYPE (l.type);
+          }
+      free (body);
+      if (loads && optimize_loop_for_speed_p (loop))
+        todo.safe_push (loop);
+    }
+  if (todo.is_empty ())
+    return;
+  calculate_dominance_info (CDI_DOMINATORS);
+  initialize_original_copy_tables ();
+  for (class loop *loop : todo)
+    {
+      tree on = make_ssa_name (integer_type_node);
+      basic_block cond_bb;
+      class loop *copy
+          = loop_version (loop, build2 (EQ_EXPR, boolean_type_node, on, integer_zero_node),
+                          &cond_bb, profile_probability::likely (),
+                          profile_probability::unlikely (), profile_probability::always (),
+                          profile_probability::always (), true);
+      if (!copy)
+        continue;
+      gimple_stmt_iterator g = gsi_after_labels (cond_bb);
+      gsi_insert_before (&g, gimple_build_assign (on, zi_t.data_on_var), GSI_SAME_STMT);
+      copies->add (copy->num);
+      originals->add (loop->num);
+    }
+  free_original_copy_tables ();
+  update_ssa (TODO_update_ssa);
+}
+
 /* Entry point for one function: find loops and loads first (rewriting
    splits blocks), emit the descriptors and the entry code, instrument each
    load, then the accumulators of register loops: zero in the preheader,
@@ -786,6 +873,10 @@ zi_instrument_function (function *fun)
   if (inline_mode)
     loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
 
+  hash_set<int_hash<int, -1, -2> > data_copies, versioned;
+  if (inline_mode)
+    version_loops (fun, &versioned, &data_copies);
+
   auto_vec<struct zi_load> loads;
   auto_vec<struct zi_acc_loop *> acc_loops;
   hash_map<int_hash<int, -1, -2>, int> loop_index;
@@ -798,6 +889,15 @@ zi_instrument_function (function *fun)
           continue;
         l.acc = -1;
         l.unit = -1;
+        l.block = bb->index;
+        l.data = 1;
+        if (inline_mode && bb->loop_father->num)
+          {
+            if (data_copies.contains (bb->loop_father->num))
+              l.data = 2;
+            else if (versioned.contains (bb->loop_father->num))
+              l.data = 0;
+          }
         class loop *loop = inline_mode ? bb->loop_father : NULL;
         if (loop && !ZI_WIDE_TYPE (l.type) && !stmt_ends_bb_p (l.stmt))
           {
@@ -852,12 +952,15 @@ zi_instrument_function (function *fun)
       return 0;
     }
   st.accs.safe_grow_cleared (units * ZI_NFIELDS);
+  st.block_accs.safe_grow_cleared (last_basic_block_for_fn (fun));
 
   struct zi_stats stats = { 0, 0, 0 };
   unsigned in_registers = 0;
   for (unsigned i = 0; i < loads.length (); i++)
     {
       instrument_load (&st, &loads[i]);
+      if (loads[i].data == 2)
+        continue;     /* the data-mode copy of a load counted in its loop */
       stats.loads++;
       stats.elements += loads[i].lanes;
       stats.other += loads[i].type == ZI_OTHER;
@@ -865,25 +968,42 @@ zi_instrument_function (function *fun)
     }
 
   /* Register loops: each accumulator starts at 0 in the preheader and is
-     added to its slot field on every exit edge.  */
+     added to its slot field on every exit edge; a load's elements are its
+     block's executions times its lanes.  */
+  auto_vec<bool> block_started;
+  block_started.safe_grow_cleared (st.block_accs.length ());
   for (struct zi_load &l : loads)
     {
-      if (l.acc < 0 || l.unit < 0)
+      if (l.acc < 0 || l.unit < 0 || zi_opts.out_of_line)
         continue;
       struct zi_acc_loop *al = acc_loops[l.acc];
+      tree runs = st.block_accs[l.block];
+      if (runs && !block_started[l.block])
+        {
+          block_started[l.block] = true;
+          gsi_insert_on_edge (loop_preheader_edge (al->loop),
+                              gimple_build_assign (runs, build_zero_cst (zi_t.u64)));
+        }
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
           tree acc = st.accs[l.unit * ZI_NFIELDS + f];
+          if (f == ZI_F_ELEMENTS)
+            acc = runs;
+          else if (acc)
+            gsi_insert_on_edge (loop_preheader_edge (al->loop),
+                                gimple_build_assign (acc, build_zero_cst (zi_t.u64)));
           if (!acc)
             continue;
-          gsi_insert_on_edge (loop_preheader_edge (al->loop),
-                              gimple_build_assign (acc, build_zero_cst (zi_t.u64)));
           for (edge e : al->exits)
             {
               gimple_seq seq = NULL;
+              tree val = acc;
+              if (f == ZI_F_ELEMENTS && l.lanes != 1)
+                val = gimple_build (&seq, MULT_EXPR, zi_t.u64, acc,
+                                    build_int_cst (zi_t.u64, l.lanes));
               tree old = make_ssa_name (zi_t.u64);
               gimple_seq_add_stmt (&seq, gimple_build_assign (old, slot_field (st.slots, l.unit, f)));
-              tree sum = gimple_build (&seq, field_op[f], zi_t.u64, old, acc);
+              tree sum = gimple_build (&seq, field_op[f], zi_t.u64, old, val);
               gimple_seq_add_stmt (&seq, gimple_build_assign (slot_field (st.slots, l.unit, f), sum));
               gsi_insert_seq_on_edge (e, seq);
             }

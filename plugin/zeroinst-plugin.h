@@ -45,7 +45,7 @@ tree zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots,
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);
-gimple *zi_runtime_call (tree fn, const char *keep, tree a0, tree a1);
+gimple *zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, tree a0, tree a1);
 tree zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree rhs,
                       gimple *call, tree fast, gimple_stmt_iterator *join);
 

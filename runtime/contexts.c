@@ -7,7 +7,8 @@
    which looks the node up in the thread's hash table of nodes, creating it
    if needed.
 
-   The cache has ZI_CTX_WAYS entries, direct-mapped by return address.
+   The cache has ZI_CTX_WAYS entries, probed at the return address's way
+   and then at its pair (cache_put).
 
    Entered from instrumented code: the return address lies inside the
    parent's function (its code range, from the unwind tables), and the node
@@ -241,6 +242,27 @@ code_range (uintptr_t addr, uintptr_t *lo, uintptr_t *hi)
   *hi = UINTPTR_MAX;
 }
 
+/* List NODE in CCT's nodes (freed with it).  */
+static void
+keep_node (struct zi_cct *cct, struct zi_node *node)
+{
+  if (cct->nnodes == cct->cap)
+    {
+      cct->cap = cct->cap ? 2 * cct->cap : 16;
+      cct->nodes = realloc (cct->nodes, cct->cap * sizeof *cct->nodes);
+      if (!cct->nodes)
+        abort ();
+    }
+  cct->nodes[cct->nnodes++] = node;
+}
+
+/* The node NODE stands for (itself unless an alias).  */
+static inline struct zi_node *
+real_node (const struct zi_node *node)
+{
+  return (struct zi_node *) (node && (node->flags & ZI_NODE_ALIAS) ? node->alias_of : node);
+}
+
 /* The child of PARENT for (FN, RA): existing, an ancestor with the same key
    (recursion), a truncated node (too deep), or new.  */
 static struct zi_node *
@@ -267,6 +289,29 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       }
   if (!target && fn && more_above)
     target = nearest;
+  if (target && target->pub.ra != ra)
+    {
+      /* Entered with another return address than the activation it folds
+         into: a node of its own would never match the generated code's
+         check (fn, ra), and every such call would come here.  An alias
+         has this key and the target's slots and stands for the target.  */
+      struct zi_node *alias = calloc (1, sizeof *alias);
+      if (!alias)
+        abort ();
+      for (int w = 0; w < ZI_CTX_WAYS; w++)
+        alias->pub.cache[w] = &zi_no_match;
+      alias->pub.fn = fn;
+      alias->pub.ra = ra;
+      alias->pub.slots = target->pub.slots;
+      alias->alias_of = target;
+      alias->parent = target->parent;
+      alias->lo = target->lo;
+      alias->hi = target->hi;
+      alias->depth = target->depth;
+      alias->flags = ZI_NODE_ALIAS | (target->flags & ZI_NODE_FOREIGN);
+      keep_node (cct, alias);
+      target = alias;
+    }
   if (!target)
     {
       /* The node, then the counter slots of FN's sites and their dense
@@ -301,14 +346,7 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
           target->fn_file = intern (fn->file ? fn->file : "");
           target->fn_flags = fn->flags;
         }
-      if (cct->nnodes == cct->cap)
-        {
-          cct->cap = cct->cap ? 2 * cct->cap : 16;
-          cct->nodes = realloc (cct->nodes, cct->cap * sizeof *cct->nodes);
-          if (!cct->nodes)
-            abort ();
-        }
-      cct->nodes[cct->nnodes++] = target;
+      keep_node (cct, target);
     }
   add_link (cct, parent, fn, ra, target);
   return target;
@@ -400,6 +438,21 @@ foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *f
   return child (cct, node, fn, ra, 0);
 }
 
+/* Cache NODE in IN for KEY (a return address, or the function's descriptor
+   without contexts).  Generated code probes way ZI_CTX_WAY (KEY), then its
+   pair (way ^ 1): the entry NODE displaces moves there, so that two keys
+   that share a way both stay cached.  */
+static void
+cache_put (struct zi_node *in, uintptr_t key, const struct zi_node *node)
+{
+  unsigned w = ZI_CTX_WAY (key);
+  if (in->pub.cache[w] == &node->pub)
+    return;
+  if (in->pub.cache[w] != &zi_no_match)
+    in->pub.cache[w ^ 1] = in->pub.cache[w];
+  in->pub.cache[w] = &node->pub;
+}
+
 /* The node of FN under the thread's flat root (no contexts).  */
 static struct zi_node *
 flat_entry (struct zi_cct *cct, const struct zi_fn *fn)
@@ -407,7 +460,7 @@ flat_entry (struct zi_cct *cct, const struct zi_fn *fn)
   if (!cct->flat)
     cct->flat = child (cct, NULL, NULL, 0, ZI_NODE_FLAT);
   struct zi_node *node = child (cct, cct->flat, fn, 0, ZI_NODE_FLAT);
-  cct->flat->pub.cache[ZI_CTX_WAY (fn)] = &node->pub;
+  cache_put (cct->flat, (uintptr_t) fn, node);
   __zeroinst_flat = &cct->flat->pub;
   return node;
 }
@@ -418,7 +471,10 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   const struct zi_ctx *cur = __zeroinst_ctx;
   if (zi_in_runtime || cur == &zi_sink_ctx || !fn)
     return &zi_sink_ctx;        /* called back from the runtime's own calls */
-  struct zi_node *parent = cur == &zi_unborn ? NULL : (struct zi_node *) cur;
+  /* The cache written on a miss is CUR's (an alias has its own), the
+     child is the real parent's.  */
+  struct zi_node *cached_in = cur == &zi_unborn ? NULL : (struct zi_node *) cur;
+  struct zi_node *parent = real_node (cached_in);
   zi_init ();
   /* Not zi_enter (see __zeroinst_refill): while another thread writes a
      report, the call continues in the sink.  */
@@ -443,7 +499,7 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   else if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
     {
       node = child (cct, parent, fn, ra, 0);
-      parent->pub.cache[ZI_CTX_WAY (ra)] = &node->pub;
+      cache_put (cached_in, ra, node);
     }
   else
     node = foreign_entry (cct, parent, fn, ra);
@@ -456,6 +512,7 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
 static const void *
 record_ctx (const struct zi_node *n)
 {
+  n = real_node (n);
   if (!zi_config.contexts || (n->flags & ZI_NODE_FLAT))
     return NULL;
   return n->flags & ZI_NODE_FOLDED ? (const void *) n->parent : (const void *) n;
@@ -508,7 +565,7 @@ const struct zi_node *
 zi_alloc_node (uintptr_t ra)
 {
   const struct zi_ctx *cur = __zeroinst_ctx;
-  struct zi_node *parent = zi_ctx_is_node (cur) ? (struct zi_node *) cur : NULL;
+  struct zi_node *parent = zi_ctx_is_node (cur) ? real_node ((const struct zi_node *) cur) : NULL;
   struct zi_cct *cct = thread_cct ();
   if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
     return child (cct, parent, &alloc_fn, ra, 0);
@@ -669,10 +726,11 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
       abort ();
     }
   const struct zi_ctx *cur = __zeroinst_ctx;
-  if (cur != &zi_unborn)
+  if (zi_ctx_is_node (cur))
     {
       /* Workers' paths continue in this node: it and its ancestors
          outlive this thread's tree.  */
+      cur = &real_node ((const struct zi_node *) cur)->pub;
       for (struct zi_node *n = (struct zi_node *) cur; n && !(n->flags & ZI_NODE_KEEP); n = n->parent)
         n->flags |= ZI_NODE_KEEP;
       pthread_mutex_lock (&regions_lock);

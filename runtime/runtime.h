@@ -67,6 +67,7 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 #define ZI_NODE_KEEP      4u   /* other threads' nodes descend from it (OpenMP): never freed */
 #define ZI_NODE_FLAT      8u   /* without contexts: the thread's flat root and its children */
 #define ZI_NODE_FOLDED   16u   /* stands for its truncated parent (ZEROINST_MAX_DEPTH) */
+#define ZI_NODE_ALIAS    32u   /* a recursive entry with another return address: alias_of */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -79,6 +80,7 @@ struct zi_node {
   struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
   struct zi_node *canon;     /* its node in the canonical tree, once asked for */
   struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
+  struct zi_node *alias_of;  /* ZI_NODE_ALIAS: the activation it stands for (same thread) */
   int32_t *site_ids;         /* dense site numbers of pub.fn's sites, in slot order */
   uint32_t nsites;
 };

@@ -97,17 +97,21 @@ zi_stack_after_exec (void)
    stepped 128 bytes below its stack pointer (its red zone) and calls
    __zeroinst_refill_keep or __zeroinst_enter_keep with the arguments in
    rdi and rsi; the result comes back in rax and every other
-   general-purpose register keeps its value.  Vector, x87 and mask
-   registers are declared clobbered by the generated asm instead (GCC
-   keeps few values in them across the call, and saving their whole state
-   with XSAVE would cost more than the runtime function on a context-cache
-   miss).
+   general-purpose register keeps its value.  For __zeroinst_enter_keep
+   (function entry) the vector, x87 and mask registers are declared
+   clobbered by the generated asm instead (few values live in them at
+   entry, and saving their whole state with XSAVE would cost more than the
+   runtime function on a context-cache miss).  __zeroinst_refill_keep
+   preserves them too, with XSAVE (FXSAVE where the system has no XSAVE):
+   data mode's appends sit inside the program's loops, whose floating-point
+   values would otherwise live on the stack, in every run, for a call made
+   once per buffer.
 
    Unwind information: the canonical frame address is the caller's stack
    pointer before the 128-byte step (rsp at entry + 8 + 128), so unwinders
    (libunwind from __zeroinst_enter, debuggers) find the caller's frame
    with the plain rule "caller's rsp = CFA".  */
-#define ZI_KEEP_STUB(NAME, TARGET)                                      \
+#define ZI_KEEP_STUB_TO(NAME, TARGET, COMMON)                            \
   "  .globl " NAME "\n"                                                 \
   "  .type " NAME ", @function\n"                                       \
   NAME ":\n"                                                            \
@@ -115,13 +119,29 @@ zi_stack_after_exec (void)
   "  .cfi_def_cfa_offset 136\n"                                         \
   "  .cfi_offset 16, -136\n"                                            \
   "  movq " TARGET "@GOTPCREL(%rip), %rax\n"                            \
-  "  jmp zi_keep_common\n"                                              \
+  "  jmp " COMMON "\n"                                                  \
   "  .cfi_endproc\n"                                                    \
   "  .size " NAME ", .-" NAME "\n"
+#define ZI_KEEP_STUB(NAME, TARGET) ZI_KEEP_STUB_TO (NAME, TARGET, "zi_keep_common")
+
+/* Bytes of the XSAVE area for the state the system enables (CPUID leaf
+   0xD), 0 without XSAVE.  */
+uint64_t zi_xsave_bytes __attribute__ ((visibility ("hidden")));
+
+__attribute__ ((constructor (101))) static void
+xsave_init (void)
+{
+  unsigned a, b, c, d;
+  __asm__ ("cpuid" : "=a" (a), "=b" (b), "=c" (c), "=d" (d) : "a" (1), "c" (0));
+  if (!(c & (1u << 27)))         /* OSXSAVE */
+    return;
+  __asm__ ("cpuid" : "=a" (a), "=b" (b), "=c" (c), "=d" (d) : "a" (0xd), "c" (0));
+  zi_xsave_bytes = b;
+}
 
 __asm__ (
   "  .text\n"
-  ZI_KEEP_STUB ("__zeroinst_refill_keep", "__zeroinst_refill")
+  ZI_KEEP_STUB_TO ("__zeroinst_refill_keep", "__zeroinst_refill", "zi_keepall_common")
   ZI_KEEP_STUB ("__zeroinst_enter_keep", "__zeroinst_enter")
   "  .type zi_keep_common, @function\n"
   "zi_keep_common:\n"
@@ -156,5 +176,72 @@ __asm__ (
   "  .cfi_def_cfa %rsp, 136\n"
   "  ret\n"
   "  .cfi_endproc\n"
-  "  .size zi_keep_common, .-zi_keep_common\n");
+  "  .size zi_keep_common, .-zi_keep_common\n"
+  /* The same, with the vector, x87 and mask state saved around the call
+     (XSAVE needs its 64-byte header zeroed and a 64-byte aligned area).  */
+  "  .type zi_keepall_common, @function\n"
+  "zi_keepall_common:\n"
+  "  .cfi_startproc\n"
+  "  .cfi_def_cfa_offset 136\n"
+  "  .cfi_offset 16, -136\n"
+  "  pushq %rbp\n"
+  "  .cfi_def_cfa_offset 144\n"
+  "  .cfi_offset %rbp, -144\n"
+  "  movq %rsp, %rbp\n"
+  "  .cfi_def_cfa_register %rbp\n"
+  "  pushq %rcx\n"
+  "  pushq %rdx\n"
+  "  pushq %rsi\n"
+  "  pushq %rdi\n"
+  "  pushq %r8\n"
+  "  pushq %r9\n"
+  "  pushq %r10\n"
+  "  pushq %r11\n"
+  "  movq %rax, %r11\n"
+  "  movq zi_xsave_bytes(%rip), %rcx\n"
+  "  testq %rcx, %rcx\n"
+  "  jz 1f\n"
+  "  subq %rcx, %rsp\n"
+  "  andq $-64, %rsp\n"
+  "  xorl %eax, %eax\n"
+  "  movq %rax, 512(%rsp)\n"
+  "  movq %rax, 520(%rsp)\n"
+  "  movq %rax, 528(%rsp)\n"
+  "  movq %rax, 536(%rsp)\n"
+  "  movq %rax, 544(%rsp)\n"
+  "  movq %rax, 552(%rsp)\n"
+  "  movq %rax, 560(%rsp)\n"
+  "  movq %rax, 568(%rsp)\n"
+  "  movl $-1, %eax\n"
+  "  movl $-1, %edx\n"
+  "  xsave (%rsp)\n"
+  "  call *%r11\n"
+  "  movq %rax, %r11\n"
+  "  movl $-1, %eax\n"
+  "  movl $-1, %edx\n"
+  "  xrstor (%rsp)\n"
+  "  jmp 2f\n"
+  "1:\n"
+  "  subq $512, %rsp\n"
+  "  andq $-16, %rsp\n"
+  "  fxsave (%rsp)\n"
+  "  call *%r11\n"
+  "  movq %rax, %r11\n"
+  "  fxrstor (%rsp)\n"
+  "2:\n"
+  "  movq %r11, %rax\n"
+  "  leaq -64(%rbp), %rsp\n"
+  "  popq %r11\n"
+  "  popq %r10\n"
+  "  popq %r9\n"
+  "  popq %r8\n"
+  "  popq %rdi\n"
+  "  popq %rsi\n"
+  "  popq %rdx\n"
+  "  popq %rcx\n"
+  "  popq %rbp\n"
+  "  .cfi_def_cfa %rsp, 136\n"
+  "  ret\n"
+  "  .cfi_endproc\n"
+  "  .size zi_keepall_common, .-zi_keepall_common\n");
 #endif

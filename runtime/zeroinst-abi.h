@@ -35,15 +35,21 @@
    instrumented function keeps the calling-context node of its activation in
    a local; on entry it looks for it in the parent's one-entry cache
 
-       parent = __zeroinst_ctx;  node = parent->cache[ZI_CTX_WAY (ra)];
-       if (node->fn != &fn_desc || node->ra != ra)   -- ra: return address
-         node = __zeroinst_enter (&fn_desc, ra);
+       parent = __zeroinst_ctx;  w = ZI_CTX_WAY (ra);   -- ra: return address
+       node = parent->cache[w];
+       if (node->fn != &fn_desc || node->ra != ra)
+         {
+           node = parent->cache[w ^ 1];
+           if (node->fn != &fn_desc || node->ra != ra)
+             node = __zeroinst_enter (&fn_desc, ra);
+         }
        __zeroinst_ctx = node;   slots = node->slots;
        ...   __zeroinst_ctx = parent;  (at returns)
 
    A thread starts at a static "unborn" node whose cache never matches.  The
-   cache is direct-mapped by return address, so a function that calls
-   several others in turn (a tree walk) keeps hitting.  Without contexts
+   cache is indexed by return address, and a miss probes the pair of its
+   way, so a function that calls several others in turn (a tree walk)
+   keeps hitting.  Without contexts
    (-fplugin-arg-zeroinst-no-contexts) the lookup starts at the thread's
    flat root __zeroinst_flat instead, with ra = 0 and the way taken from
    the descriptor's address, and __zeroinst_ctx is left alone: one node per

@@ -278,18 +278,24 @@ def plugin_error(args, *expected):
 
 
 def case_sampling():
-    """ZEROINST_SAMPLE=1/2 with 64-entry buffers: 256 loads from one site
-    fill 4 buffers; the 1st and 3rd are analysed: 128 elements analysed,
-    128 discarded, and the report says so.  A bad value is refused."""
+    """ZEROINST_SAMPLE=1/2 with 64-entry buffers in data mode: 256 loads
+    from one site fill 4 buffers; the 1st and 3rd are analysed: 128
+    elements analysed, 128 discarded, and the report says so.  Code mode
+    has no buffers: its counts stay exact.  A bad value is refused."""
     exe = build("sample", r"""
 int main (void) { init (); for (int r = 0; r < 4; r++) load_ones (64); printf ("ok\n"); return 0; }""")
-    r = run(exe, {"ZEROINST_SAMPLE": "1/2", "ZEROINST_BUFFER": "64", "ZEROINST_MODE": "code"})
+    r = run(exe, {"ZEROINST_SAMPLE": "1/2", "ZEROINST_BUFFER": "64", "ZEROINST_MODE": "data"})
     check(r.returncode == 0 and r.stderr == "", "status %d stderr %r" % (r.returncode, r.stderr))
     rep = report()
-    check(int_elements(rep) == 128, "analysed %d elements, expected 128" % int_elements(rep))
+    ones = rep["summary"]["data"]["static"]["int"]["elements"]
+    check(ones == 128, "analysed %d elements of static data, expected 128" % ones)
     smp = rep["sampling"]
     check(smp and (smp["analysed_elements"], smp["discarded_elements"]) == (128, 128),
           "sampling %r" % smp)
+    r = run(exe, {"ZEROINST_SAMPLE": "1/2", "ZEROINST_BUFFER": "64", "ZEROINST_MODE": "code"},
+            out="code")
+    check(int_elements(report("code")) == 256,
+          "code mode: %d elements, expected all 256" % int_elements(report("code")))
     r = run(exe, {"ZEROINST_SAMPLE": "5/3"}, out="bad")
     check("ZEROINST_SAMPLE='5/3'" in r.stderr and r.stdout == "ok\n", r.stderr)
     check(report("bad")["sampling"] is None and int_elements(report("bad")) == 256, "bad value not ignored")
