@@ -600,6 +600,51 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
   const struct zi_type_info_plugin { bool is_float; unsigned bytes; } info = {
     l->type >= ZI_F16, l->access_bytes / l->lanes };
   tree zeros = NULL_TREE, ors = NULL_TREE, hb = NULL_TREE;
+  tree vtype = TREE_TYPE (l->value);
+  if (info.is_float && TREE_CODE (vtype) == VECTOR_TYPE && (info.bytes == 2 || info.bytes == 4)
+      && l->access_bytes % 8 == 0)
+    {
+      /* Float lanes of 2 or 4 bytes, eight bytes at a time as one integer
+         (no lane extraction).  With y = word & ~S (S: the lanes' sign
+         bits), y + ~S carries into a lane's sign bit exactly when the lane
+         is non-zero, and never into the next lane; the multiply adds the
+         lanes' flags into the top lane.  The OR of the words, folded to one
+         lane, is the OR of the lanes.  */
+      unsigned bits = 8 * info.bytes, per = 64 / bits;
+      unsigned HOST_WIDE_INT lane1 = 0, signs;
+      for (unsigned k = 0; k < per; k++)
+        lane1 |= 1ull << (k * bits);
+      signs = lane1 << (bits - 1);
+      tree nosign = build_int_cst (zi_t.u64, (HOST_WIDE_INT) ~signs);
+      for (unsigned w = 0; w < l->access_bytes / 8; w++)
+        {
+          tree word = gimple_build (seq, BIT_FIELD_REF, zi_t.u64, l->value, bitsize_int (64),
+                                    bitsize_int (64 * w));
+          tree y = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, word, nosign);
+          tree nz = gimple_build (seq, BIT_AND_EXPR, zi_t.u64,
+                                  gimple_build (seq, PLUS_EXPR, zi_t.u64, y, nosign),
+                                  build_int_cst (zi_t.u64, (HOST_WIDE_INT) signs));
+          tree count = gimple_build (seq, RSHIFT_EXPR, zi_t.u64,
+                                     gimple_build (seq, MULT_EXPR, zi_t.u64,
+                                                   gimple_build (seq, RSHIFT_EXPR, zi_t.u64, nz,
+                                                                 build_int_cst (integer_type_node,
+                                                                                bits - 1)),
+                                                   build_int_cst (zi_t.u64, (HOST_WIDE_INT) lane1)),
+                                     build_int_cst (integer_type_node, 64 - bits));
+          tree z = gimple_build (seq, MINUS_EXPR, zi_t.u64, build_int_cst (zi_t.u64, per), count);
+          zeros = zeros ? gimple_build (seq, PLUS_EXPR, zi_t.u64, zeros, z) : z;
+          ors = ors ? gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, ors, word) : word;
+        }
+      for (unsigned shift = 64 / 2; shift >= bits; shift /= 2)
+        ors = gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, ors,
+                            gimple_build (seq, RSHIFT_EXPR, zi_t.u64, ors,
+                                          build_int_cst (integer_type_node, shift)));
+      ors = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, ors,
+                          build_int_cst (zi_t.u64, (HOST_WIDE_INT) ((1ull << bits) - 1)));
+      update_field (seq, st, l, ZI_F_ZEROS, zeros);
+      update_field (seq, st, l, ZI_F_OR, ors);
+      return;
+    }
   for (unsigned i = 0; i < l->lanes; i++)
     {
       tree v, hi;

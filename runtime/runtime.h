@@ -1,11 +1,15 @@
 /* runtime.h - declarations shared by the runtime's files (not installed).
 
-   Data flow: generated code fills per-thread, per-type buffers
-   (zeroinst-abi.h); buffers.c hands them out and, when one is full, has
-   analyze.c fold it into the thread's dense per-site counters; threads.c
-   keeps every thread's state (also after the thread ended); finish.c merges
-   all threads at process end (or exec, or a fatal signal) and report_json.c
-   and report_text.c write the report directory.  */
+   Data flow (zeroinst-abi.h): generated code counts each load in the
+   counter slots of its calling-context node (contexts.c makes nodes and
+   their slots; analyze.c has the rules), and in data mode also fills
+   per-thread, per-type buffers, which threads.c hands out and, when one is
+   full, has analyze_data.c fold into per-object maps.  threads.c keeps
+   every thread's state (also after the thread ended); zi_contexts_fold
+   turns a thread's slots into its (site, context) table at its end and at
+   a report; finish.c merges all threads at process end (or exec, or a
+   fatal signal) and report_json.c and report_text.c write the report
+   directory.  */
 #ifndef ZEROINST_RUNTIME_H
 #define ZEROINST_RUNTIME_H
 

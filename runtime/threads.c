@@ -1,11 +1,13 @@
-/* threads.c - per-thread buffers and state.
+/* threads.c - per-thread state, data mode's buffers, and the runtime's
+   half of out-of-line recording (__zeroinst_record).
 
-   A thread registers itself the first time its generated code needs a
-   buffer (__zeroinst_refill with a NULL cursor) or enters an instrumented
-   function.  When a thread ends (pthread key destructor) its buffers are
-   flushed, its counters are added to zi_ended_counters under their
-   canonical calling contexts (contexts.c), and its buffers, counters and
-   calling-context tree are freed.  What stays is its row of totals, and
+   A thread registers itself the first time its generated code enters an
+   instrumented function or needs a buffer (__zeroinst_refill with a NULL
+   cursor).  When a thread ends (pthread key destructor) its buffers are
+   flushed, its counter slots folded into its table (zi_contexts_fold), its
+   counters are added to zi_ended_counters under their canonical calling
+   contexts (contexts.c), and its buffers, counters and calling-context
+   tree are freed.  What stays is its row of totals, and
    only if it loaded something: the first ZI_ENDED_ROWS such threads keep
    their own rows (struct zi_thread, in the list); later ones are summed
    into one row.  Memory per live thread: one buffer per element class it
