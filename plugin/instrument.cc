@@ -155,7 +155,23 @@ struct zi_load {
   int acc;                   /* index of its loop in the function's register loops, or -1 */
   int block;                 /* index of its basic block before instrumentation */
   int data;                  /* its data-mode append: 1 guarded by data_on, 2 always, 0 none */
+  /* data == 2: the loads of one group share one buffer-space check
+     (zi_instrument_function).  GROUP indexes the function's groups; FIRST
+     is the group's first entry taken by this load.  */
+  unsigned group, first;
 };
+
+/* A group of unconditional appends sharing one buffer-space check: loads
+   of one class in one stretch of a basic block with no call in between.  */
+struct zi_group {
+  unsigned entries;          /* entries of all its loads */
+  tree slot;                 /* the reserved cursor, once emitted */
+};
+
+/* At most this many entries per group: the runtime guarantees room for
+   this many after a refill (ZEROINST_BUFFER >= 64, and its scratch area
+   holds 64 wide entries).  */
+#define ZI_GROUP_MAX 64
 
 /* Size in bytes of TYPE, 0 if not constant.  */
 static unsigned
@@ -502,6 +518,7 @@ struct zi_fn_state {
   tree slots;                /* the activation's slot array (SSA) */
   tree data_on;              /* __zeroinst_data_on, read at entry (SSA) */
   tree node;                 /* the activation's node, or NULL */
+  auto_vec<struct zi_group> groups;
   auto_vec<tree> accs;
   /* In register loops every load of a block runs as often as the block:
      one execution counter per block (BLOCK_ACCS[block]) stands for the
@@ -738,26 +755,42 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
   build_lanes (&seq, l, lanes.address ());
   tree site_u64 = gimple_convert (&seq, zi_t.u64, l->site);
   tree ctx_u64 = gimple_convert (&seq, zi_t.u64, st->node ? st->node : build_zero_cst (ptr_type_node));
+  struct zi_group *g = l->data == 2 ? &st->groups[l->group] : NULL;
+  unsigned first = g ? l->first : 0, need_entries = g ? g->entries : k;
+  tree slot;
+  gimple_stmt_iterator join;
+  if (g && first > 0)
+    {
+      /* A later load of the group: its room is reserved.  */
+      gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
+      slot = g->slot;
+      join = it;
+      gsi_next (&join);
+    }
+  else
+    {
   tree cur = make_ssa_name (zi_t.u64_ptr);
   /* cur and end are read through volatile references (buf_slot).  */
   gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
   tree end = make_ssa_name (zi_t.u64_ptr);
   gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
   tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
-                            build_int_cst (zi_t.u64, k * size));
+                            build_int_cst (zi_t.u64, need_entries * size));
   tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
   gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
 
   gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep", true,
                                   build_int_cst (unsigned_type_node, l->type),
-                                  build_int_cst (unsigned_type_node, k));
-  gimple_stmt_iterator join;
-  tree slot = zi_guarded_call (&it, GT_EXPR, need, end_u64, call, cur, &join);
+                                  build_int_cst (unsigned_type_node, need_entries));
+  slot = zi_guarded_call (&it, GT_EXPR, need, end_u64, call, cur, &join);
+  if (g)
+    g->slot = slot;
+    }
 
   gimple_seq stores = NULL;
   for (unsigned i = 0; i < k; i++)
     {
-      unsigned base = i * size;
+      unsigned base = (first + i) * size;
       gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base), site_u64));
       gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), ctx_u64));
       gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].addr));
@@ -765,9 +798,13 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
       if (lanes[i].hi)
         gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 32), lanes[i].hi));
     }
-  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot, size_int (k * size));
+  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot,
+                            size_int ((first + k) * size));
   gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
-  gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
+  if (g && first > 0)
+    gsi_insert_seq_after (&it, stores, GSI_CONTINUE_LINKING);
+  else
+    gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
 }
 
 /* Instrument the load L.  */
@@ -844,6 +881,24 @@ register_loop_p (class loop *loop, auto_vec<edge> *exits)
       exits->safe_push (x);
     }
   return !exits->is_empty ();
+}
+
+/* Can STMT (not a load we instrument) append to a buffer or move a cursor
+   when it runs?  Calls can (the callee may be instrumented, or a pure or
+   const function the optimizers did not expect to load); so can inline
+   assembly, and aggregate stores, which RTL may expand into a memset or
+   memcpy call that the program itself defines.  Internal functions expand
+   to instructions or libgcc calls and never run the program's code.  */
+static bool
+ends_group (gimple *stmt)
+{
+  if (is_gimple_call (stmt))
+    return !gimple_call_internal_p (stmt);
+  if (gimple_code (stmt) == GIMPLE_ASM)
+    return true;
+  if (gimple_assign_single_p (stmt) && !gimple_clobber_p (stmt))
+    return !is_gimple_reg_type (TREE_TYPE (gimple_assign_lhs (stmt)));
+  return false;
 }
 
 /* Data mode's appends would keep their values and the buffer cursor live
@@ -924,17 +979,34 @@ zi_instrument_function (function *fun)
 
   auto_vec<struct zi_load> loads;
   auto_vec<struct zi_acc_loop *> acc_loops;
+  struct zi_fn_state st;
   hash_map<int_hash<int, -1, -2>, int> loop_index;
   basic_block bb;
+  int open[ZI_NTYPES];
+  unsigned units = 0;
   FOR_EACH_BB_FN (bb, fun)
+    {
+    for (unsigned t = 0; t < ZI_NTYPES; t++)
+      open[t] = -1;
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
       {
         struct zi_load l;
         if (!describe_load (gsi_stmt (gsi), &l))
-          continue;
+          {
+            if (ends_group (gsi_stmt (gsi)))
+              for (unsigned t = 0; t < ZI_NTYPES; t++)
+                open[t] = -1;
+            continue;
+          }
         l.acc = -1;
         l.unit = -1;
         l.block = bb->index;
+        /* Sites in statement order take slots while they fit.  */
+        if (units + ZI_SLOT_UNITS (l.type) <= ZI_MAX_FN_UNITS)
+          {
+            l.unit = units;
+            units += ZI_SLOT_UNITS (l.type);
+          }
         l.data = 1;
         if (inline_mode && bb->loop_father->num)
           {
@@ -964,25 +1036,49 @@ zi_instrument_function (function *fun)
               }
             l.acc = *known;
           }
+        /* Unconditional appends (in the data-mode copy of a loop) are
+           grouped: consecutive loads of one class in a block with nothing
+           in between that may append or move a cursor (ends_group) share
+           one check, up to ZI_GROUP_MAX entries.  A load that is not a
+           plain assignment (atomic builtins), ends its block (can throw:
+           its append goes on the fall-through edge), copies an aggregate,
+           or is recorded by the runtime is a group of its own.  */
+        if (l.data == 2)
+          {
+            bool alone = l.addr_arg || stmt_ends_bb_p (l.stmt) || (l.type == ZI_OTHER && !l.value)
+                         || ZI_WIDE_TYPE (l.type) || l.unit < 0;
+            int g = alone ? -1 : open[l.type];
+            if (g < 0 || st.groups[g].entries + l.lanes > ZI_GROUP_MAX)
+              {
+                struct zi_group ng = { 0, NULL_TREE };
+                g = st.groups.length ();
+                st.groups.safe_push (ng);
+              }
+            l.group = g;
+            l.first = st.groups[g].entries;
+            st.groups[g].entries += l.lanes;
+            if (alone)
+              for (unsigned t = 0; t < ZI_NTYPES; t++)
+                open[t] = -1;
+            else
+              open[l.type] = g;
+          }
+        else if (ends_group (l.stmt))
+          for (unsigned t = 0; t < ZI_NTYPES; t++)
+            open[t] = -1;
         loads.safe_push (l);
       }
+    }
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
 
-  /* Descriptors: sites in statement order take slots while they fit.  */
-  struct zi_fn_state st;
+  /* Descriptors, those with a slot in slot order.  */
   auto_vec<tree> sites;
-  unsigned units = 0;
   for (struct zi_load &l : loads)
     {
       l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
-      unsigned need = ZI_SLOT_UNITS (l.type);
-      if (units + need <= ZI_MAX_FN_UNITS)
-        {
-          l.unit = units;
-          units += need;
-          sites.safe_push (l.site);
-        }
+      if (l.unit >= 0)
+        sites.safe_push (l.site);
       else
         l.acc = -1;
     }

@@ -318,13 +318,14 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
          site numbers, resolved now: the site descriptors go away with
          their library (dlclose), the node's counts stay.  */
       size_t units = fn ? fn->nunits : 0, nsites = fn ? fn->nsites : 0;
-      if (units > ZI_MAX_FN_UNITS)
-        units = nsites = 0;     /* not from a plugin of this ABI */
+      int valid = units <= ZI_MAX_FN_UNITS && nsites <= units;
+      if (!valid)
+        units = nsites = 0;     /* not from a plugin of this ABI: count nothing */
       target = calloc (1, sizeof *target + units * sizeof (struct zi_slot)
                               + nsites * sizeof (int32_t));
       if (!target)
         abort ();
-      target->pub.slots = (struct zi_slot *) (target + 1);
+      target->pub.slots = valid ? (struct zi_slot *) (target + 1) : sink;
       target->site_ids = (int32_t *) (target->pub.slots + units);
       for (size_t i = 0; i < nsites; i++)
         target->site_ids[i] = zi_site_slot (fn->sites[i]);
