@@ -733,15 +733,16 @@ static void
 emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struct zi_load *l)
 {
   gimple_stmt_iterator it = *gsi;
+  basic_block cond_bb = NULL, then_bb = NULL, join_bb = NULL;
   if (l->data == 1)
     {
-      basic_block then_bb, join_bb;
       gimple_stmt_iterator cond_gsi
           = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
       gsi_insert_after (&cond_gsi, gimple_build_cond (NE_EXPR, st->data_on,
                                                       build_zero_cst (integer_type_node),
                                                       NULL_TREE, NULL_TREE),
                         GSI_NEW_STMT);
+      cond_bb = gsi_bb (cond_gsi);
       it = gsi_start_bb (then_bb);
       gimple *anchor = gimple_build_nop ();
       gsi_insert_after (&it, anchor, GSI_NEW_STMT);
@@ -755,8 +756,8 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
   build_lanes (&seq, l, lanes.address ());
   tree site_u64 = gimple_convert (&seq, zi_t.u64, l->site);
   tree ctx_u64 = gimple_convert (&seq, zi_t.u64, st->node ? st->node : build_zero_cst (ptr_type_node));
-  struct zi_group *g = l->data == 2 ? &st->groups[l->group] : NULL;
-  unsigned first = g ? l->first : 0, need_entries = g ? g->entries : k;
+  struct zi_group *g = &st->groups[l->group];
+  unsigned first = l->first, need_entries = g->entries;
   tree slot;
   gimple_stmt_iterator join;
   if (g && first > 0)
@@ -804,7 +805,20 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
   if (g && first > 0)
     gsi_insert_seq_after (&it, stores, GSI_CONTINUE_LINKING);
   else
-    gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
+    {
+      gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
+      if (l->data == 1)
+        {
+          /* The group's later loads, each behind its own test, find the
+             reserved cursor here (null when data mode is off: unused).  */
+          tree merged = make_ssa_name (zi_t.u64_ptr);
+          gphi *phi = create_phi_node (merged, join_bb);
+          add_phi_arg (phi, slot, find_edge (gsi_bb (join), join_bb), UNKNOWN_LOCATION);
+          add_phi_arg (phi, build_zero_cst (zi_t.u64_ptr), find_edge (cond_bb, join_bb),
+                       UNKNOWN_LOCATION);
+          g->slot = merged;
+        }
+    }
 }
 
 /* Instrument the load L.  */
@@ -1036,14 +1050,14 @@ zi_instrument_function (function *fun)
               }
             l.acc = *known;
           }
-        /* Unconditional appends (in the data-mode copy of a loop) are
-           grouped: consecutive loads of one class in a block with nothing
-           in between that may append or move a cursor (ends_group) share
-           one check, up to ZI_GROUP_MAX entries.  A load that is not a
+        /* Appends are grouped: consecutive loads of one class in a block
+           with nothing in between that may append or move a cursor
+           (ends_group) share one check, up to ZI_GROUP_MAX entries (each
+           still behind its own test of data_on outside data-mode copies).  A load that is not a
            plain assignment (atomic builtins), ends its block (can throw:
            its append goes on the fall-through edge), copies an aggregate,
            or is recorded by the runtime is a group of its own.  */
-        if (l.data == 2)
+        if (l.data)
           {
             bool alone = l.addr_arg || stmt_ends_bb_p (l.stmt) || (l.type == ZI_OTHER && !l.value)
                          || ZI_WIDE_TYPE (l.type) || l.unit < 0;
