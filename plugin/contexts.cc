@@ -7,9 +7,14 @@
 
        parent = __zeroinst_ctx;
        ra = return address;
-       cached = parent->cache[((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1)];
+       way = ((ra >> 4) ^ ra) & (ZI_CTX_WAYS - 1);
+       cached = parent->cache[way];
        if (((cached->fn ^ &fn_desc) | (cached->ra ^ ra)) != 0)
-         cached' = __zeroinst_enter (&fn_desc, ra);     -- unlikely; zi_runtime_call
+         {
+           cached = parent->cache[way ^ 1];           -- the pair (cache_put)
+           if (((cached->fn ^ &fn_desc) | (cached->ra ^ ra)) != 0)
+             cached = __zeroinst_enter (&fn_desc, ra);  -- unlikely; zi_runtime_call
+         }
        node = PHI <cached, cached'>;
        __zeroinst_ctx = node;
 
@@ -17,7 +22,9 @@
    counter slots, instrument.cc) and __zeroinst_data_on once after it, and
    stores node with every buffered load (data mode).  Without contexts the
    lookup starts at __zeroinst_flat with ra = 0 and the way taken from
-   &fn_desc, and __zeroinst_ctx is neither set nor restored.  __zeroinst_ctx is set back to "parent":
+   &fn_desc, and __zeroinst_ctx is neither set nor restored.
+
+   With contexts, __zeroinst_ctx is set back to "parent":
      - before every return;
      - before a tail call (the callee then hangs off our caller, as it does
        on the real stack, and the call stays in tail position).

@@ -1,14 +1,14 @@
-/* instrument.cc - rewrite every load of the optimized GIMPLE into the load
-   plus an append of (site, address, value) to the runtime's thread-local
-   buffer of the loaded element's type class.
+/* instrument.cc - count every load of the optimized GIMPLE in the counter
+   slot of its site (zeroinst-abi.h), and in data mode append it to the
+   runtime's thread-local buffer of the loaded element's type class.
 
-   What counts as a load (find_loads):
+   What counts as a load (describe_load):
      - an assignment whose right-hand side reads memory (a memory decl,
        MEM_REF, TARGET_MEM_REF, or a component/array/bit-field/real/imag
        reference rooted in one) into an SSA name;
      - __atomic_load_N builtins (their result is the loaded value);
-     - aggregate copies (memory to memory): recorded as class ZI_OTHER
-       with the byte count, no value analysis.
+     - aggregate copies (memory to memory): class ZI_OTHER with the byte
+       count, no value analysis.
    Values whose type has no class (decimal floats, odd sizes, scalable
    vectors, vector masks) are ZI_OTHER too.  Nothing is skipped silently.
 
@@ -18,38 +18,50 @@
    float is one element of its format; complex is two elements; a vector of
    K lanes is K elements of the lane type.
 
-   Emitted code (emit_inline_append).  Loads are grouped: within a basic
-   block, the loads of one class T with no call, inline asm or aggregate
-   store in between (anything that may append itself or move the cursor)
-   form one group of N <= 64 entries in all.  The group's first load
-   reserves room for all of them:
+   Counters (emit_counters).  Each site has a slot in the activation's
+   array (SLOTS, read at entry by contexts.cc); per element of raw bits v:
+       elements += 1;  zeros += (v == 0)  -- floats: (v << (65 - bits)) == 0;
+       or_lo |= v;     hb += index of the highest non-zero byte of (v | 1)
+                          -- integers: (clz (v | 1) ^ 63) >> 3, or compares
+   in generic GIMPLE only.  Float vectors of 2- and 4-byte lanes are taken
+   eight bytes at a time (SWAR).  The 128-bit classes, sites beyond
+   ZI_MAX_FN_UNITS and the out-of-line mode call __zeroinst_count instead.
 
-       c  = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
+   Register loops (register_loop_p): in an innermost loop with no call
+   (internal functions and leaf builtins aside), no asm and nothing that can
+   throw, each field is summed in a register variable, set to 0 in the
+   preheader and added to the slot on every exit edge; elements come from
+   one execution counter per block.  A thread dying inside such a loop
+   loses that loop's current counts only.
+
+   Data mode (emit_data_append).  Every register loop with a load is first
+   versioned on __zeroinst_data_on (version_loops): the original runs in
+   code mode, with counters only; the copy also appends.  Elsewhere an
+   append runs behind a test of data_on, read once at entry.  Appends are
+   grouped: within a basic block, the loads of one class T with no call,
+   inline asm or aggregate store in between form one group of N <= 64
+   entries, and the group's first load reserves room for all of them:
+
+       c  = __zeroinst_cursors[2T];   e = __zeroinst_cursors[2T+1];
        if ((u64) c + S*N > (u64) e)          -- unlikely; S = entry size of T
          c' = __zeroinst_refill (T, N);      -- x86-64: zi_runtime_call's asm
        slot = PHI <c, c'>
 
-   and every load of the group, the first included, then stores its K
-   elements at its fixed offset F (the entries of the loads before it)
-   and publishes the cursor past them:
+   and every load of the group then stores its K elements at its fixed
+   offset F and publishes the cursor past them:
 
-       lo_i, hi_i, addr_i   = raw bits and address of lane i
        slot[F+i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
-       __zeroinst_buf[2T] = slot + S*(F+K);
+       __zeroinst_cursors[2T] = slot + S*(F+K);
 
    so a fatal signal between two loads of a group finds exactly the
-   entries of the loads performed.  A load that can throw (its append goes
+   entries of the loads performed.  A load that can throw (its code goes
    on its fall-through edge), an atomic builtin or an aggregate copy is a
    group of its own.
 
-   node is the calling-context node of the function's activation
-   (contexts.cc), or 0 with -fplugin-arg-zeroinst-no-contexts.
-
    The value comes from the load's own result, never from a second read of
-   memory (volatile, atomics, races).  Entry stores use a private 64-bit
-   type, so they get an alias set of their own and do not constrain the
-   scheduling of the program's accesses.  A load that can throw ends its
-   block; the append then goes on its fall-through edge.  */
+   memory (volatile, atomics, races).  Slot and entry accesses use a
+   private 64-bit type, so they get an alias set of their own and do not
+   constrain the scheduling of the program's accesses.  */
 
 #include "zeroinst-plugin.h"
 
@@ -334,7 +346,7 @@ build_lanes (gimple_seq *seq, const struct zi_load *l, struct zi_lane *lanes)
     }
 }
 
-/* __zeroinst_buf[INDEX] as an lvalue/rvalue tree.  The access is volatile:
+/* __zeroinst_cursors[INDEX] as an lvalue/rvalue tree.  The access is volatile:
    a callee the optimizers marked pure or const before it was instrumented
    now moves the cursor, and RTL must not reuse a cursor loaded before such
    a call.  (If RTL deletes or merges the call, the loads in it are not
@@ -693,7 +705,7 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
     update_field (seq, st, l, ZI_F_HB, hb);
 }
 
-/* One __zeroinst_record call per element of L into SEQ: out-of-line mode,
+/* One __zeroinst_count call per element of L into SEQ: out-of-line mode,
    the 128-bit classes, and sites beyond the function's slots.  */
 static void
 emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
@@ -719,12 +731,12 @@ emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load
 
        if (data_on)
          {
-           c = __zeroinst_buf[2T];   e = __zeroinst_buf[2T+1];
+           c = __zeroinst_cursors[2T];   e = __zeroinst_cursors[2T+1];
            if ((u64) c + S*K > (u64) e)       -- unlikely; S = entry size of T
              c' = __zeroinst_refill (T, K);   -- x86-64: zi_runtime_call's asm
            slot = PHI <c, c'>
            slot[i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
-           __zeroinst_buf[2T] = slot + S*K;
+           __zeroinst_cursors[2T] = slot + S*K;
          }
 
    so a fatal signal between two loads finds exactly the entries of the
@@ -960,7 +972,10 @@ version_loops (function *fun, hash_set<int_hash<int, -1, -2> > *originals,
                           profile_probability::unlikely (), profile_probability::always (),
                           profile_probability::always (), true);
       if (!copy)
-        continue;
+        {
+          release_ssa_name (on);
+          continue;
+        }
       gimple_stmt_iterator g = gsi_after_labels (cond_bb);
       gsi_insert_before (&g, gimple_build_assign (on, zi_t.data_on_var), GSI_SAME_STMT);
       copies->add (copy->num);

@@ -3,7 +3,7 @@
    Usage:  gcc -fplugin=PATH/zeroinst.so [-fplugin-arg-zeroinst-KEY[=VALUE] ...]
 
    Options (-fplugin-arg-zeroinst-...):
-     out-of-line        call __zeroinst_record once per loaded element instead
+     out-of-line        call __zeroinst_count once per loaded element instead
                         of the inline buffer append (slower; for debugging
                         and for comparing the two paths)
      include=PATTERNS   instrument only functions whose name matches one of
@@ -153,7 +153,7 @@ zi_build_trees (void)
   zi_t.u64_ptr = build_pointer_type (zi_t.u64);
   build_descriptor_types ();
   zi_t.buf_var = runtime_tls_var (
-      "__zeroinst_buf",
+      "__zeroinst_cursors",
       build_array_type_nelts (build_qualified_type (zi_t.u64_ptr, TYPE_QUAL_VOLATILE),
                               2 * ZI_NTYPES));
   zi_t.ctx_var = runtime_tls_var ("__zeroinst_ctx", ptr_type_node);
@@ -176,7 +176,7 @@ zi_build_trees (void)
                               build_function_type_list (ptr_type_node, ptr_type_node,
                                                         ptr_type_node, NULL_TREE),
                               true);
-  zi_t.record_fn = runtime_fn ("__zeroinst_record",
+  zi_t.record_fn = runtime_fn ("__zeroinst_count",
                                build_function_type_list (void_type_node, ptr_type_node,
                                                          ptr_type_node, ptr_type_node, zi_t.u64,
                                                          zi_t.u64, zi_t.u64, NULL_TREE),

@@ -26,9 +26,9 @@ struct zi_trees {
   tree flat_var;             /* extern __thread const struct zi_ctx *__zeroinst_flat */
   tree data_on_var;          /* extern int __zeroinst_data_on */
   tree enter_fn;             /* __zeroinst_enter (fn *, uintptr) */
-  tree buf_var;              /* extern __thread void *__zeroinst_buf[2*ZI_NTYPES] */
+  tree buf_var;              /* extern __thread void *__zeroinst_cursors[2*ZI_NTYPES] */
   tree refill_fn;            /* __zeroinst_refill (unsigned, unsigned) */
-  tree record_fn;            /* __zeroinst_record (site *, ctx *, slot *, u64, u64, u64) */
+  tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
   tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */
 };
 extern struct zi_trees zi_t;

@@ -256,11 +256,16 @@ keep_node (struct zi_cct *cct, struct zi_node *node)
   cct->nodes[cct->nnodes++] = node;
 }
 
-/* The node NODE stands for (itself unless an alias).  */
+/* The node NODE stands for: itself, the target of an alias, the truncated
+   activation of a folded node.  */
 static inline struct zi_node *
 real_node (const struct zi_node *node)
 {
-  return (struct zi_node *) (node && (node->flags & ZI_NODE_ALIAS) ? node->alias_of : node);
+  if (node && (node->flags & ZI_NODE_ALIAS))
+    node = node->alias_of;
+  if (node && (node->flags & ZI_NODE_FOLDED))
+    node = node->parent;
+  return (struct zi_node *) node;
 }
 
 /* The child of PARENT for (FN, RA): existing, an ancestor with the same key
@@ -277,7 +282,9 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
      it).  */
   struct zi_node *target = NULL, *nearest = NULL;
   int more_above = 0;
-  for (struct zi_node *a = parent; a && !target; a = a->parent)
+  /* Only this thread's nodes: an OpenMP worker's path continues into the
+     master's, whose slots and caches the worker must not share.  */
+  for (struct zi_node *a = parent; a && a->owner == cct && !target; a = a->parent)
     if (a->pub.fn == fn && (a->flags & ZI_NODE_FOREIGN) == flags)
       {
         if (a->pub.ra == ra)
@@ -309,6 +316,7 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       alias->hi = target->hi;
       alias->depth = target->depth;
       alias->flags = ZI_NODE_ALIAS | (target->flags & ZI_NODE_FOREIGN);
+      alias->owner = cct;
       keep_node (cct, alias);
       target = alias;
     }
@@ -330,6 +338,7 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       for (size_t i = 0; i < nsites; i++)
         target->site_ids[i] = zi_site_slot (fn->sites[i]);
       target->nsites = (uint32_t) nsites;
+      target->owner = cct;
       for (int w = 0; w < ZI_CTX_WAYS; w++)
         target->pub.cache[w] = &zi_no_match;
       target->pub.fn = fn;
@@ -459,7 +468,20 @@ static struct zi_node *
 flat_entry (struct zi_cct *cct, const struct zi_fn *fn)
 {
   if (!cct->flat)
-    cct->flat = child (cct, NULL, NULL, 0, ZI_NODE_FLAT);
+    {
+      /* Not in the hash table: its key (no parent, no function, 0) is also
+         that of a thread's outermost foreign frame.  */
+      struct zi_node *root = calloc (1, sizeof *root);
+      if (!root)
+        abort ();
+      for (int w = 0; w < ZI_CTX_WAYS; w++)
+        root->pub.cache[w] = &zi_no_match;
+      root->pub.slots = sink;
+      root->flags = ZI_NODE_FLAT;
+      root->owner = cct;
+      keep_node (cct, root);
+      cct->flat = root;
+    }
   struct zi_node *node = child (cct, cct->flat, fn, 0, ZI_NODE_FLAT);
   cache_put (cct->flat, (uintptr_t) fn, node);
   __zeroinst_flat = &cct->flat->pub;
@@ -470,11 +492,13 @@ const struct zi_ctx *
 __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
 {
   const struct zi_ctx *cur = __zeroinst_ctx;
-  if (zi_in_runtime || cur == &zi_sink_ctx || !fn)
+  if (zi_in_runtime || !fn)
     return &zi_sink_ctx;        /* called back from the runtime's own calls */
   /* The cache written on a miss is CUR's (an alias has its own), the
-     child is the real parent's.  */
-  struct zi_node *cached_in = cur == &zi_unborn ? NULL : (struct zi_node *) cur;
+     child is the real parent's.  Below the sink (entered during a report
+     that has ended since) the path is found again by unwinding.  */
+  struct zi_node *cached_in = cur == &zi_unborn || cur == &zi_sink_ctx ? NULL
+                              : (struct zi_node *) cur;
   struct zi_node *parent = real_node (cached_in);
   zi_init ();
   /* Not zi_enter (see __zeroinst_refill): while another thread writes a
@@ -490,12 +514,11 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   struct zi_node *node;
   if (ra == 0)
     node = flat_entry (cct, fn);
-  else if (parent && (parent->flags & (ZI_NODE_TRUNCATED | ZI_NODE_FOLDED)))
+  else if (parent && (parent->flags & ZI_NODE_TRUNCATED))
     {
-      /* Too deep: count in the truncated activation, through a node of
-         FN's own (its slots fit FN) that stands for it.  */
-      struct zi_node *anchor = parent->flags & ZI_NODE_FOLDED ? parent->parent : parent;
-      node = child (cct, anchor, fn, 0, ZI_NODE_FOLDED);
+      /* Too deep: count in the truncated activation (real_node), through
+         a node of FN's own (its slots fit FN) that stands for it.  */
+      node = child (cct, parent, fn, 0, ZI_NODE_FOLDED);
     }
   else if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
     {
@@ -516,7 +539,7 @@ record_ctx (const struct zi_node *n)
   n = real_node (n);
   if (!zi_config.contexts || (n->flags & ZI_NODE_FLAT))
     return NULL;
-  return n->flags & ZI_NODE_FOLDED ? (const void *) n->parent : (const void *) n;
+  return n;
 }
 
 const void *
@@ -525,11 +548,15 @@ zi_record_ctx (const void *ctx)
   return record_ctx (ctx);
 }
 
-/* Add the counter slots of T's nodes to T's table and clear them (T is the
-   calling thread, or stopped outside the runtime: a count in flight in
-   another thread may be lost, never doubled).  */
+/* Add the counter slots of T's nodes to INTO and, if CLEAR, zero them.
+   Only the thread itself (or for a thread that ended or is gone after a
+   fork) may clear: another thread stopped for a report may be in the
+   middle of a slot's read-modify-write, and would write the old value
+   back.  A report therefore adds other threads' slots to a copy of their
+   table and leaves both alone; what a stopped thread holds in registers
+   is not counted.  */
 void
-zi_contexts_fold (struct zi_thread *t)
+zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear)
 {
   struct zi_cct *cct = t->cct;
   if (!cct || !zi_config.mode_code)
@@ -544,10 +571,11 @@ zi_contexts_fold (struct zi_thread *t)
           unsigned units = ZI_SLOT_UNITS (si->type);
           if (s->elements)
             {
-              struct zi_counters *c = zi_table_get (&t->counters, n->site_ids[k], record_ctx (n));
+              struct zi_counters *c = zi_table_get (into, n->site_ids[k], record_ctx (n));
               zi_slot_add (c, si, s);
+              if (clear)
+                memset (s, 0, units * sizeof *s);
             }
-          memset (s, 0, units * sizeof *s);
           s += units;
         }
     }

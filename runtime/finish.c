@@ -264,10 +264,7 @@ zi_finish (const char *why)
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
       if (!t->busy_at_report)
-        {
-          zi_flush_thread (t);
-          zi_contexts_fold (t);
-        }
+        zi_flush_thread (t);
       nthreads++;
     }
   add_cells (&r, &cap, &zi_ended_counters);
@@ -279,8 +276,20 @@ zi_finish (const char *why)
       row->merged = t->merged;
       if (t->busy_at_report)
         continue;
-      add_cells (&r, &cap, &t->counters);
-      zi_thread_totals (t, row->totals);
+      /* Its counters: its table plus its slots (zi_contexts_fold), into
+         the table itself for this thread, into a copy for the others.  */
+      struct zi_table copy = { 0 }, *counters = &t->counters;
+      if (zi_thread_is_self (t))
+        zi_contexts_fold (t, &t->counters, 1);
+      else
+        {
+          zi_table_add (&copy, &t->counters, NULL);
+          zi_contexts_fold (t, &copy, 0);
+          counters = &copy;
+        }
+      add_cells (&r, &cap, counters);
+      zi_thread_totals_of (t, counters, row->totals);
+      zi_table_free (&copy);
       for (int c = 0; c < ZI_NCLASSES; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)
           {

@@ -73,7 +73,7 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 #define ZI_NODE_FOLDED   16u   /* stands for its truncated parent (ZEROINST_MAX_DEPTH) */
 #define ZI_NODE_ALIAS    32u   /* a recursive entry with another return address: alias_of */
 struct zi_node {
-  struct zi_ctx pub;         /* cache, fn, ra: read by generated code */
+  struct zi_ctx pub;         /* cache, fn, ra, slots: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
   uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks */
   uint32_t depth, flags;
@@ -85,6 +85,7 @@ struct zi_node {
   struct zi_node *canon;     /* its node in the canonical tree, once asked for */
   struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
   struct zi_node *alias_of;  /* ZI_NODE_ALIAS: the activation it stands for (same thread) */
+  const struct zi_cct *owner;   /* the tree that made it (the thread's) */
   int32_t *site_ids;         /* dense site numbers of pub.fn's sites, in slot order */
   uint32_t nsites;
 };
@@ -96,8 +97,9 @@ const struct zi_node *zi_node_canonical (const struct zi_node *node) ZI_HIDDEN;
    need; its counters and groups must refer to canonical nodes by now.  */
 void zi_contexts_thread_ended (struct zi_thread *t) ZI_HIDDEN;
 void zi_contexts_init (void) ZI_HIDDEN;
-/* Move the counter slots of T's nodes into T's table.  */
-void zi_contexts_fold (struct zi_thread *t) ZI_HIDDEN;
+/* Add the counter slots of T's nodes to INTO (T's table, or a copy of it)
+   and, if CLEAR, zero them (only T itself, or a thread that is gone).  */
+void zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear) ZI_HIDDEN;
 /* The context under which counts of node CTX are recorded.  */
 const void *zi_record_ctx (const void *ctx) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
@@ -183,7 +185,7 @@ void zi_sites_translate (char *start, char **cur, unsigned size, unsigned since)
 struct zi_thread {
   unsigned id;                       /* 0 = the first thread (main) */
   pid_t tid;
-  struct zi_entry **tls;             /* this thread's __zeroinst_buf */
+  struct zi_entry **tls;             /* this thread's __zeroinst_cursors */
   struct zi_entry *buf[ZI_NTYPES];   /* buffer starts (NULL until first use) */
   size_t capacity;                   /* entries per buffer */
   struct zi_table counters;          /* (slot, ctx) -> counters; empty after the thread ended */
@@ -259,7 +261,10 @@ void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
 /* The library at [LO, HI) is about to be unloaded: give every site of it
    that some thread has buffered a slot, while its descriptors are there.  */
 void zi_threads_resolve_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
-void zi_thread_totals (const struct zi_thread *t, struct zi_totals *out) ZI_HIDDEN;
+/* T's totals: what it gathered before it ended (if it did) plus TABLE, its
+   live counters.  */
+void zi_thread_totals_of (const struct zi_thread *t, const struct zi_table *table,
+                          struct zi_totals *out) ZI_HIDDEN;
 /* Entries analysed and discarded by sampling (all threads).  */
 extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;

@@ -39,9 +39,16 @@ scaled (rlim_t limit, rlim_t cap)
   return limit * ZI_STACK_FACTOR;
 }
 
+#if defined (__x86_64__) && defined (__LP64__)
+void zi_xsave_init (void) ZI_HIDDEN;
+#endif
+
 void
 zi_stack_init (void)
 {
+#if defined (__x86_64__) && defined (__LP64__)
+  zi_xsave_init ();
+#endif
   struct rlimit rl;
   if (getrlimit (RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
     {
@@ -124,19 +131,32 @@ zi_stack_after_exec (void)
   "  .size " NAME ", .-" NAME "\n"
 #define ZI_KEEP_STUB(NAME, TARGET) ZI_KEEP_STUB_TO (NAME, TARGET, "zi_keep_common")
 
-/* Bytes of the XSAVE area for the state the system enables (CPUID leaf
-   0xD), 0 without XSAVE.  */
+/* The state __zeroinst_refill_keep saves: x87, SSE, AVX, and AVX-512's
+   mask and upper registers (XSAVE components 0, 1, 2, 5, 6, 7), not AMX
+   tiles (8 KiB, never touched by the runtime).  */
+#define ZI_XSAVE_MASK 0xe7u
+/* Bytes of the XSAVE area for those components (CPUID leaf 0xD), 0
+   without XSAVE (then FXSAVE: x87 and SSE are all there is).  */
 uint64_t zi_xsave_bytes __attribute__ ((visibility ("hidden")));
 
-__attribute__ ((constructor (101))) static void
-xsave_init (void)
+/* Set zi_xsave_bytes; by the constructor, and by zi_init before any
+   generated code can reach the runtime.  */
+__attribute__ ((constructor (101))) void
+zi_xsave_init (void)
 {
   unsigned a, b, c, d;
   __asm__ ("cpuid" : "=a" (a), "=b" (b), "=c" (c), "=d" (d) : "a" (1), "c" (0));
   if (!(c & (1u << 27)))         /* OSXSAVE */
     return;
-  __asm__ ("cpuid" : "=a" (a), "=b" (b), "=c" (c), "=d" (d) : "a" (0xd), "c" (0));
-  zi_xsave_bytes = b;
+  uint64_t bytes = 576;          /* legacy area and header */
+  for (unsigned i = 2; i < 8; i++)
+    if (ZI_XSAVE_MASK & (1u << i))
+      {
+        __asm__ ("cpuid" : "=a" (a), "=b" (b), "=c" (c), "=d" (d) : "a" (0xd), "c" (i));
+        if (a && b + a > bytes)
+          bytes = b + a;         /* size a at offset b */
+      }
+  zi_xsave_bytes = bytes;
 }
 
 __asm__ (
@@ -212,13 +232,13 @@ __asm__ (
   "  movq %rax, 552(%rsp)\n"
   "  movq %rax, 560(%rsp)\n"
   "  movq %rax, 568(%rsp)\n"
-  "  movl $-1, %eax\n"
-  "  movl $-1, %edx\n"
+  "  movl $0xe7, %eax\n"         /* ZI_XSAVE_MASK */
+  "  xorl %edx, %edx\n"
   "  xsave (%rsp)\n"
   "  call *%r11\n"
   "  movq %rax, %r11\n"
-  "  movl $-1, %eax\n"
-  "  movl $-1, %edx\n"
+  "  movl $0xe7, %eax\n"
+  "  xorl %edx, %edx\n"
   "  xrstor (%rsp)\n"
   "  jmp 2f\n"
   "1:\n"

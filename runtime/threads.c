@@ -1,5 +1,5 @@
 /* threads.c - per-thread state, data mode's buffers, and the runtime's
-   half of out-of-line recording (__zeroinst_record).
+   half of out-of-line recording (__zeroinst_count).
 
    A thread registers itself the first time its generated code enters an
    instrumented function or needs a buffer (__zeroinst_refill with a NULL
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "runtime.h"
 
-__thread struct zi_entry *__zeroinst_buf[2 * ZI_NTYPES]
+__thread struct zi_entry *__zeroinst_cursors[2 * ZI_NTYPES]
     __attribute__ ((tls_model ("initial-exec"), visibility ("default")));
 
 pthread_mutex_t zi_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -89,7 +89,7 @@ register_thread (void)
   if (!t)
     abort ();
   t->tid = (pid_t) syscall (SYS_gettid);
-  t->tls = __zeroinst_buf;
+  t->tls = __zeroinst_cursors;
   t->capacity = zi_config.buffer_entries;
   if (zi_config.mode_data)
     {
@@ -231,9 +231,9 @@ __zeroinst_refill (unsigned type, unsigned need)
   if (zi_in_runtime)
     {
     drop:
-      __zeroinst_buf[2 * type] = (struct zi_entry *) scratch;
-      __zeroinst_buf[2 * type + 1] = (struct zi_entry *) (scratch + sizeof scratch / sizeof scratch[0]);
-      return __zeroinst_buf[2 * type];
+      __zeroinst_cursors[2 * type] = (struct zi_entry *) scratch;
+      __zeroinst_cursors[2 * type + 1] = (struct zi_entry *) (scratch + sizeof scratch / sizeof scratch[0]);
+      return __zeroinst_cursors[2 * type];
     }
   zi_init ();
   /* Not zi_enter: instrumented code may run under a C library lock (a
@@ -260,17 +260,17 @@ __zeroinst_refill (unsigned type, unsigned need)
           abort ();
         }
       t->buf[type] = mem;
-      __zeroinst_buf[2 * type] = t->buf[type];
+      __zeroinst_cursors[2 * type] = t->buf[type];
     }
   else
     flush_buffer (t, type);
-  __zeroinst_buf[2 * type + 1] = (struct zi_entry *) ((char *) t->buf[type] + buffer_bytes (t, type));
+  __zeroinst_cursors[2 * type + 1] = (struct zi_entry *) ((char *) t->buf[type] + buffer_bytes (t, type));
   zi_leave ();
-  return __zeroinst_buf[2 * type];
+  return __zeroinst_cursors[2 * type];
 }
 
 void
-__zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, struct zi_slot *slot,
+__zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx, struct zi_slot *slot,
                    uint64_t addr, uint64_t lo, uint64_t hi)
 {
   unsigned type = site->type < ZI_NTYPES ? site->type : ZI_OTHER;
@@ -297,8 +297,8 @@ __zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, struct 
   if (!__zeroinst_data_on)
     return;
   unsigned size = zi_entry_bytes (type);
-  char *cur = (char *) __zeroinst_buf[2 * type];
-  if (!cur || cur + size > (char *) __zeroinst_buf[2 * type + 1])
+  char *cur = (char *) __zeroinst_cursors[2 * type];
+  if (!cur || cur + size > (char *) __zeroinst_cursors[2 * type + 1])
     cur = (char *) __zeroinst_refill (type, 1);
   struct zi_entry_wide *e = (struct zi_entry_wide *) cur;
   e->e.site = site;
@@ -307,14 +307,13 @@ __zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx, struct 
   e->e.lo = lo;
   if (ZI_WIDE_TYPE (type))
     e->hi = hi;
-  __zeroinst_buf[2 * type] = (struct zi_entry *) (cur + size);
+  __zeroinst_cursors[2 * type] = (struct zi_entry *) (cur + size);
 }
 
-/* Add the totals of T's live counters to OUT (one row per kind).  */
+/* Add the totals of the live counters TAB to OUT (one row per kind).  */
 static void
-add_counter_totals (const struct zi_thread *t, struct zi_totals *out)
+add_counter_totals (const struct zi_table *tab, struct zi_totals *out)
 {
-  const struct zi_table *tab = &t->counters;
   for (size_t i = 0; tab->cells && i <= tab->mask; i++)
     {
       const struct zi_cell *cell = &tab->cells[i];
@@ -332,11 +331,13 @@ add_counter_totals (const struct zi_thread *t, struct zi_totals *out)
 /* T's totals: what it gathered before it ended (if it did) plus its live
    counters.  */
 void
-zi_thread_totals (const struct zi_thread *t, struct zi_totals *out)
+zi_thread_totals_of (const struct zi_thread *t, const struct zi_table *table,
+                     struct zi_totals *out)
 {
   memcpy (out, t->totals, sizeof t->totals);
-  add_counter_totals (t, out);
+  add_counter_totals (table, out);
 }
+
 
 static unsigned ended_rows;          /* ended threads with a row of their own */
 static struct zi_thread *ended_sum;  /* the row of the others, once there are */
@@ -403,7 +404,8 @@ settle_row (struct zi_thread *t)
 /* pthread key destructor: the thread is ending.  Fold its counters into
    the ended-threads table, keep its totals (settle_row), free the rest.
    Should instrumented code run later in this thread (another TLS
-   destructor), the NULL cursors make it register again (as a new thread,
+   destructor), its function entries (__zeroinst_enter, whose cache starts
+   empty again) or NULL cursors make it register again (as a new thread,
    if this one's state was freed) and this runs once more.  */
 static void
 thread_ended (void *arg)
@@ -411,10 +413,10 @@ thread_ended (void *arg)
   struct zi_thread *t = arg;
   zi_enter ();
   zi_flush_thread (t);
-  zi_contexts_fold (t);
+  zi_contexts_fold (t, &t->counters, 1);
   pthread_mutex_lock (&zi_lock);
   t->in_runtime = NULL;      /* this thread's TLS goes away soon (finish.c) */
-  add_counter_totals (t, t->totals);
+  add_counter_totals (&t->counters, t->totals);
   zi_table_add (&zi_ended_counters, &t->counters, canonical_ctx);
   zi_table_free (&t->counters);
   t->ended = 1;
@@ -430,7 +432,7 @@ thread_ended (void *arg)
       if (t->buf[type])
         munmap (t->buf[type], buffer_bytes (t, type));
       t->buf[type] = NULL;
-      __zeroinst_buf[2 * type] = __zeroinst_buf[2 * type + 1] = NULL;
+      __zeroinst_cursors[2 * type] = __zeroinst_cursors[2 * type + 1] = NULL;
     }
   free (gone);
   zi_leave ();
@@ -470,6 +472,6 @@ zi_threads_after_fork_child (void)
       zi_table_free (&me->counters);
       for (unsigned type = 0; type < ZI_NTYPES; type++)
         if (me->buf[type])
-          __zeroinst_buf[2 * type] = me->buf[type];
+          __zeroinst_cursors[2 * type] = me->buf[type];
     }
 }

@@ -22,10 +22,10 @@
    thread-local buffer chosen by the element's type class T (entries are
    32 bytes, 48 for 128-bit classes: zi_entry_bytes):
 
-       cur = __zeroinst_buf[2*T];  end = __zeroinst_buf[2*T + 1];
+       cur = __zeroinst_cursors[2*T];  end = __zeroinst_cursors[2*T + 1];
        if (cur + size*K > end) cur = __zeroinst_refill (T, K);
        cur[0..K-1] = { &site, context, address, value_lo [, value_hi] };
-       __zeroinst_buf[2*T] = cur + size*K;
+       __zeroinst_cursors[2*T] = cur + size*K;
 
    A thread starts with cur == end == NULL, so its first append calls the
    runtime, which allocates the buffers.  The runtime never decodes a type at
@@ -66,6 +66,10 @@
 
 #include <stdint.h>
 
+/* Version 3 (counter slots) renamed the entry points generated code
+   depends on (__zeroinst_cursors, __zeroinst_count), so that objects of an
+   older plugin fail to link against this runtime instead of counting
+   wrongly.  */
 #define ZI_ABI_VERSION 3
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
@@ -86,7 +90,7 @@ enum zi_type {
    struct zi_entry_wide, whose hi holds the upper half.  */
 struct zi_entry {
   const struct zi_site *site;
-  const struct zi_ctx *ctx;  /* calling context, NULL when not tracked */
+  const struct zi_ctx *ctx;  /* the activation's node (a flat one without contexts) */
   uint64_t addr;             /* address of the element, 0 when not in addressable memory */
   uint64_t lo;
 };
@@ -118,7 +122,7 @@ struct zi_slot {
 };
 #define ZI_SLOT_UNITS(t) (ZI_WIDE_TYPE (t) ? 2u : 1u)
 /* Slots per function at most: a function with more sites records the
-   others through __zeroinst_record with a null slot.  */
+   others through __zeroinst_count with a null slot.  */
 #define ZI_MAX_FN_UNITS (1u << 16)
 
 /* GCC's clone suffixes, cut from function names by the plugin (source
@@ -128,8 +132,8 @@ struct zi_slot {
   "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias", \
   ".clone", ".specialized", ".simdclone"
 
-/* Static per-function descriptor (emitted by the plugin when contexts are
-   on, in section "zeroinst_fns").  */
+/* Static per-function descriptor (emitted by the plugin for every
+   function that loads or calls, in section "zeroinst_fns").  */
 #define ZI_FN_OMP_REGION 1u     /* an OpenMP outlined body (f._omp_fn.N) */
 struct zi_fn {
   const void *addr;         /* the function's code */
@@ -171,7 +175,7 @@ struct zi_inline_frame {
 extern "C" {
 #endif
 /* Thread-local cursors: [2*T] is the next free entry, [2*T+1] the end.  */
-extern __thread struct zi_entry *__zeroinst_buf[2 * ZI_NTYPES] ZI_EXPORT;
+extern __thread struct zi_entry *__zeroinst_cursors[2 * ZI_NTYPES] ZI_EXPORT;
 /* The thread's current calling-context node (never NULL).  */
 extern __thread const struct zi_ctx *__zeroinst_ctx ZI_EXPORT;
 /* Without contexts: the thread's flat root, parent of one node per function.  */
@@ -188,7 +192,7 @@ struct zi_entry *__zeroinst_refill (unsigned type, unsigned need) ZI_EXPORT;
    (128-bit classes, sites beyond ZI_MAX_FN_UNITS): one call per element,
    which applies the counter rules to SLOT (NULL: the thread's table) and,
    in data mode, appends to the buffer.  */
-void __zeroinst_record (const struct zi_site *site, const struct zi_ctx *ctx,
+void __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx,
                         struct zi_slot *slot, uint64_t addr, uint64_t lo, uint64_t hi) ZI_EXPORT;
 #ifdef __cplusplus
 }

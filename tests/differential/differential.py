@@ -5,7 +5,7 @@ The plugin has two ways to record a loaded element.  The default ("inline")
 updates per-(site, calling context) counter slots in generated code, keeping
 the sums in registers inside call-free innermost loops; with
 -fplugin-arg-zeroinst-out-of-line every element calls the runtime's
-__zeroinst_record, which applies the same rules in C.  The out-of-line mode
+__zeroinst_count, which applies the same rules in C.  The out-of-line mode
 is the reference: both must give the same report.
 
 Each program is built three times with the same flags: plain (gcc, g++,
