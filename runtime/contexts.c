@@ -242,10 +242,22 @@ code_range (uintptr_t addr, uintptr_t *lo, uintptr_t *hi)
   *hi = UINTPTR_MAX;
 }
 
-/* List NODE in CCT's nodes (freed with it).  */
-static void
-keep_node (struct zi_cct *cct, struct zi_node *node)
+/* A new node of CCT (listed in its nodes, freed with it) for (FN, RA),
+   whose cache matches nothing, with EXTRA bytes after it.  */
+static struct zi_node *
+new_node (struct zi_cct *cct, const struct zi_fn *fn, uintptr_t ra, unsigned flags,
+          size_t extra)
 {
+  struct zi_node *node = calloc (1, sizeof *node + extra);
+  if (!node)
+    abort ();
+  for (int w = 0; w < ZI_CTX_WAYS; w++)
+    node->pub.cache[w] = &zi_no_match;
+  node->pub.fn = fn;
+  node->pub.ra = ra;
+  node->pub.slots = sink;
+  node->flags = flags;
+  node->owner = cct;
   if (cct->nnodes == cct->cap)
     {
       cct->cap = cct->cap ? 2 * cct->cap : 16;
@@ -254,6 +266,7 @@ keep_node (struct zi_cct *cct, struct zi_node *node)
         abort ();
     }
   cct->nodes[cct->nnodes++] = node;
+  return node;
 }
 
 /* The node NODE stands for: itself, the target of an alias, the truncated
@@ -302,22 +315,14 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
          into: a node of its own would never match the generated code's
          check (fn, ra), and every such call would come here.  An alias
          has this key and the target's slots and stands for the target.  */
-      struct zi_node *alias = calloc (1, sizeof *alias);
-      if (!alias)
-        abort ();
-      for (int w = 0; w < ZI_CTX_WAYS; w++)
-        alias->pub.cache[w] = &zi_no_match;
-      alias->pub.fn = fn;
-      alias->pub.ra = ra;
+      struct zi_node *alias
+          = new_node (cct, fn, ra, ZI_NODE_ALIAS | (target->flags & ZI_NODE_FOREIGN), 0);
       alias->pub.slots = target->pub.slots;
       alias->alias_of = target;
       alias->parent = target->parent;
       alias->lo = target->lo;
       alias->hi = target->hi;
       alias->depth = target->depth;
-      alias->flags = ZI_NODE_ALIAS | (target->flags & ZI_NODE_FOREIGN);
-      alias->owner = cct;
-      keep_node (cct, alias);
       target = alias;
     }
   if (!target)
@@ -329,24 +334,17 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       int valid = units <= ZI_MAX_FN_UNITS && nsites <= units;
       if (!valid)
         units = nsites = 0;     /* not from a plugin of this ABI: count nothing */
-      target = calloc (1, sizeof *target + units * sizeof (struct zi_slot)
-                              + nsites * sizeof (int32_t));
-      if (!target)
-        abort ();
-      target->pub.slots = valid ? (struct zi_slot *) (target + 1) : sink;
-      target->site_ids = (int32_t *) (target->pub.slots + units);
+      target = new_node (cct, fn, ra, flags,
+                         units * sizeof (struct zi_slot) + nsites * sizeof (int32_t));
+      if (valid)
+        target->pub.slots = (struct zi_slot *) (target + 1);
+      target->site_ids = (int32_t *) ((struct zi_slot *) (target + 1) + units);
       for (size_t i = 0; i < nsites; i++)
         target->site_ids[i] = zi_site_slot (fn->sites[i]);
       target->nsites = (uint32_t) nsites;
-      target->owner = cct;
-      for (int w = 0; w < ZI_CTX_WAYS; w++)
-        target->pub.cache[w] = &zi_no_match;
-      target->pub.fn = fn;
-      target->pub.ra = ra;
       target->parent = parent;
       /* Depth counts instrumented activations only.  */
       target->depth = (parent ? parent->depth : 0) + !(flags & ZI_NODE_FOREIGN);
-      target->flags = flags;
       if (!(flags & ZI_NODE_FOREIGN) && target->depth >= zi_config.max_depth)
         target->flags |= ZI_NODE_TRUNCATED;
       if (fn)
@@ -356,7 +354,6 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
           target->fn_file = intern (fn->file ? fn->file : "");
           target->fn_flags = fn->flags;
         }
-      keep_node (cct, target);
     }
   add_link (cct, parent, fn, ra, target);
   return target;
@@ -471,16 +468,7 @@ flat_entry (struct zi_cct *cct, const struct zi_fn *fn)
     {
       /* Not in the hash table: its key (no parent, no function, 0) is also
          that of a thread's outermost foreign frame.  */
-      struct zi_node *root = calloc (1, sizeof *root);
-      if (!root)
-        abort ();
-      for (int w = 0; w < ZI_CTX_WAYS; w++)
-        root->pub.cache[w] = &zi_no_match;
-      root->pub.slots = sink;
-      root->flags = ZI_NODE_FLAT;
-      root->owner = cct;
-      keep_node (cct, root);
-      cct->flat = root;
+      cct->flat = new_node (cct, NULL, 0, ZI_NODE_FLAT, 0);
     }
   struct zi_node *node = child (cct, cct->flat, fn, 0, ZI_NODE_FLAT);
   cache_put (cct->flat, (uintptr_t) fn, node);

@@ -159,64 +159,57 @@ zi_xsave_init (void)
   zi_xsave_bytes = bytes;
 }
 
+/* The common part's frame: rbp, then every caller-saved general-purpose
+   register but rax (the result) below it; the epilogue restores them from
+   rbp, whatever the body did to rsp.  */
+#define ZI_KEEP_PROLOGUE                                                \
+  "  .cfi_startproc\n"                                                  \
+  "  .cfi_def_cfa_offset 136\n"                                         \
+  "  .cfi_offset 16, -136\n"                                            \
+  "  pushq %rbp\n"                                                      \
+  "  .cfi_def_cfa_offset 144\n"                                         \
+  "  .cfi_offset %rbp, -144\n"                                          \
+  "  movq %rsp, %rbp\n"                                                 \
+  "  .cfi_def_cfa_register %rbp\n"                                      \
+  "  pushq %rcx\n"                                                      \
+  "  pushq %rdx\n"                                                      \
+  "  pushq %rsi\n"                                                      \
+  "  pushq %rdi\n"                                                      \
+  "  pushq %r8\n"                                                       \
+  "  pushq %r9\n"                                                       \
+  "  pushq %r10\n"                                                      \
+  "  pushq %r11\n"
+#define ZI_KEEP_EPILOGUE                                                \
+  "  leaq -64(%rbp), %rsp\n"                                            \
+  "  popq %r11\n"                                                       \
+  "  popq %r10\n"                                                       \
+  "  popq %r9\n"                                                        \
+  "  popq %r8\n"                                                        \
+  "  popq %rdi\n"                                                       \
+  "  popq %rsi\n"                                                       \
+  "  popq %rdx\n"                                                       \
+  "  popq %rcx\n"                                                       \
+  "  popq %rbp\n"                                                       \
+  "  .cfi_def_cfa %rsp, 136\n"                                          \
+  "  ret\n"                                                             \
+  "  .cfi_endproc\n"
+
 __asm__ (
   "  .text\n"
   ZI_KEEP_STUB_TO ("__zeroinst_refill_keep", "__zeroinst_refill", "zi_keepall_common")
   ZI_KEEP_STUB ("__zeroinst_enter_keep", "__zeroinst_enter")
   "  .type zi_keep_common, @function\n"
   "zi_keep_common:\n"
-  "  .cfi_startproc\n"
-  "  .cfi_def_cfa_offset 136\n"
-  "  .cfi_offset 16, -136\n"
-  "  pushq %rbp\n"
-  "  .cfi_def_cfa_offset 144\n"
-  "  .cfi_offset %rbp, -144\n"
-  "  movq %rsp, %rbp\n"
-  "  .cfi_def_cfa_register %rbp\n"
-  "  pushq %rcx\n"
-  "  pushq %rdx\n"
-  "  pushq %rsi\n"
-  "  pushq %rdi\n"
-  "  pushq %r8\n"
-  "  pushq %r9\n"
-  "  pushq %r10\n"
-  "  pushq %r11\n"
+  ZI_KEEP_PROLOGUE
   "  andq $-16, %rsp\n"
   "  call *%rax\n"
-  "  leaq -64(%rbp), %rsp\n"
-  "  popq %r11\n"
-  "  popq %r10\n"
-  "  popq %r9\n"
-  "  popq %r8\n"
-  "  popq %rdi\n"
-  "  popq %rsi\n"
-  "  popq %rdx\n"
-  "  popq %rcx\n"
-  "  popq %rbp\n"
-  "  .cfi_def_cfa %rsp, 136\n"
-  "  ret\n"
-  "  .cfi_endproc\n"
+  ZI_KEEP_EPILOGUE
   "  .size zi_keep_common, .-zi_keep_common\n"
   /* The same, with the vector, x87 and mask state saved around the call
      (XSAVE needs its 64-byte header zeroed and a 64-byte aligned area).  */
   "  .type zi_keepall_common, @function\n"
   "zi_keepall_common:\n"
-  "  .cfi_startproc\n"
-  "  .cfi_def_cfa_offset 136\n"
-  "  .cfi_offset 16, -136\n"
-  "  pushq %rbp\n"
-  "  .cfi_def_cfa_offset 144\n"
-  "  .cfi_offset %rbp, -144\n"
-  "  movq %rsp, %rbp\n"
-  "  .cfi_def_cfa_register %rbp\n"
-  "  pushq %rcx\n"
-  "  pushq %rdx\n"
-  "  pushq %rsi\n"
-  "  pushq %rdi\n"
-  "  pushq %r8\n"
-  "  pushq %r9\n"
-  "  pushq %r10\n"
-  "  pushq %r11\n"
+  ZI_KEEP_PROLOGUE
   "  movq %rax, %r11\n"
   "  movq zi_xsave_bytes(%rip), %rcx\n"
   "  testq %rcx, %rcx\n"
@@ -250,18 +243,6 @@ __asm__ (
   "  fxrstor (%rsp)\n"
   "2:\n"
   "  movq %r11, %rax\n"
-  "  leaq -64(%rbp), %rsp\n"
-  "  popq %r11\n"
-  "  popq %r10\n"
-  "  popq %r9\n"
-  "  popq %r8\n"
-  "  popq %rdi\n"
-  "  popq %rsi\n"
-  "  popq %rdx\n"
-  "  popq %rcx\n"
-  "  popq %rbp\n"
-  "  .cfi_def_cfa %rsp, 136\n"
-  "  ret\n"
-  "  .cfi_endproc\n"
+  ZI_KEEP_EPILOGUE
   "  .size zi_keepall_common, .-zi_keepall_common\n");
 #endif
