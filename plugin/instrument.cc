@@ -771,33 +771,30 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
   struct zi_group *g = &st->groups[l->group];
   unsigned first = l->first, need_entries = g->entries;
   tree slot;
-  gimple_stmt_iterator join;
-  if (g && first > 0)
+  gimple_stmt_iterator join = it;
+  if (first > 0)
     {
       /* A later load of the group: its room is reserved.  */
       gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
       slot = g->slot;
-      join = it;
-      gsi_next (&join);
     }
   else
     {
-  tree cur = make_ssa_name (zi_t.u64_ptr);
-  /* cur and end are read through volatile references (buf_slot).  */
-  gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
-  tree end = make_ssa_name (zi_t.u64_ptr);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
-  tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
-                            build_int_cst (zi_t.u64, need_entries * size));
-  tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
-  gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
+      tree cur = make_ssa_name (zi_t.u64_ptr);
+      /* cur and end are read through volatile references (buf_slot).  */
+      gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
+      tree end = make_ssa_name (zi_t.u64_ptr);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
+      tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
+                                build_int_cst (zi_t.u64, need_entries * size));
+      tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
+      gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
 
-  gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep", true,
-                                  build_int_cst (unsigned_type_node, l->type),
-                                  build_int_cst (unsigned_type_node, need_entries));
-  slot = zi_guarded_call (&it, GT_EXPR, need, end_u64, call, cur, &join);
-  if (g)
-    g->slot = slot;
+      gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep", true,
+                                      build_int_cst (unsigned_type_node, l->type),
+                                      build_int_cst (unsigned_type_node, need_entries));
+      slot = zi_guarded_call (&it, GT_EXPR, need, end_u64, call, cur, &join);
+      g->slot = slot;
     }
 
   gimple_seq stores = NULL;
@@ -814,7 +811,7 @@ emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struc
   tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot,
                             size_int ((first + k) * size));
   gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
-  if (g && first > 0)
+  if (first > 0)
     gsi_insert_seq_after (&it, stores, GSI_CONTINUE_LINKING);
   else
     {
@@ -1015,88 +1012,89 @@ zi_instrument_function (function *fun)
   unsigned units = 0;
   FOR_EACH_BB_FN (bb, fun)
     {
-    for (unsigned t = 0; t < ZI_NTYPES; t++)
-      open[t] = -1;
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
-      {
-        struct zi_load l;
-        if (!describe_load (gsi_stmt (gsi), &l))
-          {
-            if (ends_group (gsi_stmt (gsi)))
-              for (unsigned t = 0; t < ZI_NTYPES; t++)
-                open[t] = -1;
-            continue;
-          }
-        l.acc = -1;
-        l.unit = -1;
-        l.block = bb->index;
-        /* Sites in statement order take slots while they fit.  */
-        if (units + ZI_SLOT_UNITS (l.type) <= ZI_MAX_FN_UNITS)
-          {
-            l.unit = units;
-            units += ZI_SLOT_UNITS (l.type);
-          }
-        l.data = 1;
-        if (inline_mode && bb->loop_father->num)
-          {
-            if (data_copies.contains (bb->loop_father->num))
-              l.data = 2;
-            else if (versioned.contains (bb->loop_father->num))
-              l.data = 0;
-          }
-        class loop *loop = inline_mode ? bb->loop_father : NULL;
-        if (loop && !ZI_WIDE_TYPE (l.type) && !stmt_ends_bb_p (l.stmt))
-          {
-            int *known = loop_index.get (loop->num);
-            if (!known)
-              {
-                struct zi_acc_loop *al = new zi_acc_loop;
-                al->loop = loop;
-                int idx = -1;
-                if (register_loop_p (loop, &al->exits))
-                  {
-                    idx = acc_loops.length ();
-                    acc_loops.safe_push (al);
-                  }
-                else
-                  delete al;
-                loop_index.put (loop->num, idx);
-                known = loop_index.get (loop->num);
-              }
-            l.acc = *known;
-          }
-        /* Appends are grouped: consecutive loads of one class in a block
-           with nothing in between that may append or move a cursor
-           (ends_group) share one check, up to ZI_GROUP_MAX entries (each
-           still behind its own test of data_on outside data-mode copies).  A load that is not a
-           plain assignment (atomic builtins), ends its block (can throw:
-           its append goes on the fall-through edge), copies an aggregate,
-           or is recorded by the runtime is a group of its own.  */
-        if (l.data)
-          {
-            bool alone = l.addr_arg || stmt_ends_bb_p (l.stmt) || (l.type == ZI_OTHER && !l.value)
-                         || ZI_WIDE_TYPE (l.type) || l.unit < 0;
-            int g = alone ? -1 : open[l.type];
-            if (g < 0 || st.groups[g].entries + l.lanes > ZI_GROUP_MAX)
-              {
-                struct zi_group ng = { 0, NULL_TREE };
-                g = st.groups.length ();
-                st.groups.safe_push (ng);
-              }
-            l.group = g;
-            l.first = st.groups[g].entries;
-            st.groups[g].entries += l.lanes;
-            if (alone)
-              for (unsigned t = 0; t < ZI_NTYPES; t++)
-                open[t] = -1;
-            else
-              open[l.type] = g;
-          }
-        else if (ends_group (l.stmt))
-          for (unsigned t = 0; t < ZI_NTYPES; t++)
-            open[t] = -1;
-        loads.safe_push (l);
-      }
+      for (unsigned t = 0; t < ZI_NTYPES; t++)
+        open[t] = -1;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+        {
+          struct zi_load l;
+          if (!describe_load (gsi_stmt (gsi), &l))
+            {
+              if (ends_group (gsi_stmt (gsi)))
+                for (unsigned t = 0; t < ZI_NTYPES; t++)
+                  open[t] = -1;
+              continue;
+            }
+          l.acc = -1;
+          l.unit = -1;
+          l.block = bb->index;
+          /* Sites in statement order take slots while they fit.  */
+          if (units + ZI_SLOT_UNITS (l.type) <= ZI_MAX_FN_UNITS)
+            {
+              l.unit = units;
+              units += ZI_SLOT_UNITS (l.type);
+            }
+          l.data = 1;
+          if (inline_mode && bb->loop_father->num)
+            {
+              if (data_copies.contains (bb->loop_father->num))
+                l.data = 2;
+              else if (versioned.contains (bb->loop_father->num))
+                l.data = 0;
+            }
+          class loop *loop = inline_mode ? bb->loop_father : NULL;
+          if (loop && !ZI_WIDE_TYPE (l.type) && !stmt_ends_bb_p (l.stmt))
+            {
+              int *known = loop_index.get (loop->num);
+              if (!known)
+                {
+                  struct zi_acc_loop *al = new zi_acc_loop;
+                  al->loop = loop;
+                  int idx = -1;
+                  if (register_loop_p (loop, &al->exits))
+                    {
+                      idx = acc_loops.length ();
+                      acc_loops.safe_push (al);
+                    }
+                  else
+                    delete al;
+                  loop_index.put (loop->num, idx);
+                  known = loop_index.get (loop->num);
+                }
+              l.acc = *known;
+            }
+          /* Appends are grouped: consecutive loads of one class in a
+             block with nothing in between that may append or move a
+             cursor (ends_group) share one check, up to ZI_GROUP_MAX
+             entries (each still behind its own test of data_on outside
+             data-mode copies).  A load that is not a plain assignment
+             (atomic builtins), ends its block (can throw: its append goes
+             on the fall-through edge), copies an aggregate, or is recorded
+             by the runtime is a group of its own.  */
+          if (l.data)
+            {
+              bool alone = l.addr_arg || stmt_ends_bb_p (l.stmt) || (l.type == ZI_OTHER && !l.value)
+                           || ZI_WIDE_TYPE (l.type) || l.unit < 0;
+              int g = alone ? -1 : open[l.type];
+              if (g < 0 || st.groups[g].entries + l.lanes > ZI_GROUP_MAX)
+                {
+                  struct zi_group ng = { 0, NULL_TREE };
+                  g = st.groups.length ();
+                  st.groups.safe_push (ng);
+                }
+              l.group = g;
+              l.first = st.groups[g].entries;
+              st.groups[g].entries += l.lanes;
+              if (alone)
+                for (unsigned t = 0; t < ZI_NTYPES; t++)
+                  open[t] = -1;
+              else
+                open[l.type] = g;
+            }
+          else if (ends_group (l.stmt))
+            for (unsigned t = 0; t < ZI_NTYPES; t++)
+              open[t] = -1;
+          loads.safe_push (l);
+        }
     }
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
