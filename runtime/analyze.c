@@ -15,35 +15,33 @@
 #include <string.h>
 #include "runtime.h"
 
+/* Each value class's rule parameters, from the class table.  */
+static const struct class_rule {
+  int is_float;
+  unsigned bytes;
+  uint64_t hi_mask, sign_lo, sign_hi;
+} rules[ZI_NTYPES] = {
+#define RULE(NAME, CLASS, FLOAT, BYTES, WIDE, HI_MASK, SIGN_LO, SIGN_HI) \
+  [CLASS] = { FLOAT, BYTES, HI_MASK, SIGN_LO, SIGN_HI },
+  ZI_VALUE_CLASSES (RULE)
+#undef RULE
+};
+
 /* Apply the rules to one element of SITE (raw bits LO, HI) in slot S.  */
 void
 zi_slot_record (struct zi_slot *s, const struct zi_site *site, uint64_t lo, uint64_t hi)
 {
   unsigned type = site->type < ZI_NTYPES ? site->type : ZI_OTHER;
-  const struct zi_type_info *ti = &zi_types[type];
   s->elements++;
-  if (ti->kind == ZI_KIND_OTHER)
+  if (type == ZI_OTHER)
     return;
-  if (ti->kind == ZI_KIND_FLOAT)
-    {
-      /* Sign bit: the top of lo, or of hi's loaded bits for the 128-bit
-         formats.  */
-      unsigned bits = ti->mant_bits + ti->exp_bits + 1;
-      if (bits > 64)
-        hi &= bits - 64 == 64 ? ~0ull : (1ull << (bits - 64)) - 1;
-      uint64_t sign_lo = bits <= 64 ? 1ull << (bits - 1) : 0;
-      uint64_t sign_hi = bits > 64 ? 1ull << (bits - 65) : 0;
-      unsigned red, zero;
-      zi_element_rule (lo, hi, 1, ti->elem_bytes, sign_lo, sign_hi, &red, &zero);
-      s->zeros += zero;
-    }
-  else
-    {
-      unsigned red = zi_int_redundant (lo, hi, ti->elem_bytes);
-      unsigned zero = red == ti->elem_bytes;
-      s->zeros += zero;
-      s->hb += ti->elem_bytes - 1 - red + zero;
-    }
+  const struct class_rule *r = &rules[type];
+  hi &= r->hi_mask;
+  unsigned red, zero;
+  zi_element_rule (lo, hi, r->is_float, r->bytes, r->sign_lo, r->sign_hi, &red, &zero);
+  s->zeros += zero;
+  if (!r->is_float)
+    s->hb += r->bytes - 1 - red + zero;
   s->or_lo |= lo;
   if (ZI_WIDE_TYPE (type))
     s[1].or_lo |= hi;

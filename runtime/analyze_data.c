@@ -253,7 +253,7 @@ data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
   /* Entry J of a row, at Q, still belongs to position J: same site, in
      the same object.  */
 #define IN_STRETCH(J, Q)                                                               \
-  (zi_same_key ((Q), row0 + (J) * stride, 0)                                           \
+  (zi_same_key ((Q), row0 + (J) * stride)                                           \
    & (((const struct zi_entry *) (Q))->addr - pos[J].lo < pos[J].span))
 #define FOLD(J, Q)                                                                     \
   do                                                                                   \
@@ -326,7 +326,7 @@ data_loop (struct zi_thread *t, struct site_cache *sc, const char *p, const char
   data_entry (t, sc, cls, pend, (Q), is_float, bytes, wide, hi_mask, sign_lo, sign_hi)
   /* As analyze.c, but keyed by site only: objects do not depend on the
      calling context.  */
-  ZI_FOLD_BUFFER (p, end, stride, 0, STRETCH, ALONE);
+  ZI_FOLD_BUFFER (p, end, stride, STRETCH, ALONE);
 #undef ALONE
 #undef STRETCH
   for (unsigned i = 0; i < sc->nfilled; i++)

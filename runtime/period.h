@@ -1,5 +1,5 @@
-/* period.h - periodic stretches of a buffer, for both analyses
-   (analyze.c: per site and context; analyze_data.c: per site).
+/* period.h - periodic stretches of a buffer, for the data analysis
+   (analyze_data.c: keyed per site).
 
    Loads of several sites interleave in a buffer, but periodically: a loop
    body appends the same sequence of keys every iteration (a sparse matvec:
@@ -14,13 +14,11 @@
 
 #define ZI_MAX_PERIOD 64
 
-/* Do the entries at P and Q have the same key: the site, and with
-   CONTEXTS the calling context too?  */
+/* Do the entries at P and Q have the same key, the site?  */
 static inline __attribute__ ((always_inline)) int
-zi_same_key (const char *p, const char *q, int contexts)
+zi_same_key (const char *p, const char *q)
 {
-  const struct zi_entry *a = (const struct zi_entry *) p, *b = (const struct zi_entry *) q;
-  return (a->site == b->site) & (!contexts | (a->ctx == b->ctx));
+  return ((const struct zi_entry *) p)->site == ((const struct zi_entry *) q)->site;
 }
 
 /* The smallest period P (<= ZI_MAX_PERIOD) whose first row, at P, repeats
@@ -29,7 +27,7 @@ zi_same_key (const char *p, const char *q, int contexts)
    many of P = 1), or 0.  LEFT is the number of entries from P on, each
    STRIDE bytes.  The caller checks the later rows.  */
 static inline __attribute__ ((always_inline)) unsigned
-zi_find_period (const char *p, size_t left, unsigned stride, int contexts)
+zi_find_period (const char *p, size_t left, unsigned stride)
 {
   const struct zi_site *site0 = ((const struct zi_entry *) p)->site;
   for (unsigned d = 1; d <= ZI_MAX_PERIOD && 2 * d <= left; d++)
@@ -42,7 +40,7 @@ zi_find_period (const char *p, size_t left, unsigned stride, int contexts)
       if (d + check > left)
         check = d;
       for (i = 0; i < check; i++)
-        if (!zi_same_key (p + (d + i) * stride, p + i * stride, contexts))
+        if (!zi_same_key (p + (d + i) * stride, p + i * stride))
           break;
       if (i == check)
         return d;
@@ -52,7 +50,7 @@ zi_find_period (const char *p, size_t left, unsigned stride, int contexts)
   return 0;
 }
 
-/* The loop both analyses run over a buffer, from the entry at P (a
+/* The loop the analysis runs over a buffer, from the entry at P (a
    variable) to END, entries of STRIDE bytes: each periodic stretch is
    folded by STRETCH (N), a statement that advances P past the rows it
    folds (N is a constant for the common periods 1, 2 and 4, so each gets
@@ -60,14 +58,14 @@ zi_find_period (const char *p, size_t left, unsigned stride, int contexts)
    ALONE (Q), one entry at Q each.  Where stretches are short (irregular
    code, a graph walk), more entries are taken alone after each failed
    search, so that searching costs little where it does not pay.  */
-#define ZI_FOLD_BUFFER(P, END, STRIDE, CONTEXTS, STRETCH, ALONE)                         \
+#define ZI_FOLD_BUFFER(P, END, STRIDE, STRETCH, ALONE)                                   \
   do                                                                                     \
     {                                                                                    \
       unsigned alone_ = 8;                                                               \
       while ((P) < (END))                                                                \
         {                                                                                \
           unsigned period_ = zi_find_period ((P), (size_t) ((END) - (P)) / (STRIDE),     \
-                                             (STRIDE), (CONTEXTS));                      \
+                                             (STRIDE));                                  \
           const char *start_ = (P);                                                      \
           switch (period_)                                                               \
             {                                                                            \

@@ -271,8 +271,8 @@ void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
 /* The value classes and how their elements are analysed (SPEC §3), for
-   the code (analyze.c) and data (analyze_data.c) analyses, which generate
-   one loop per class from this table:
+   the runtime's counter rules (analyze.c) and the data analysis
+   (analyze_data.c, which generates one loop per class from this table):
      X (name, class, float, bytes, wide, hi_mask, sign_lo, sign_hi)
    float: floating kind; bytes: loaded bytes per element; wide: 48-byte
    entry (struct zi_entry_wide); hi_mask: bits of hi that are loaded;
