@@ -33,8 +33,13 @@ def csmith_include():
 
 def seed_case(csmith, seed, include, opt_flags):
     def generate(d):
+        # csmith writes and then reads platform.info in its working
+        # directory; parallel generators sharing one directory read each
+        # other's half-written file and fail (exit 255).  Each case runs in
+        # its own directory.
         with open(os.path.join(d, "prog.c"), "w") as f:
-            subprocess.run([csmith, "--seed", str(seed)], stdout=f, check=True)
+            subprocess.run([csmith, "--seed", str(seed)], stdout=f, check=True,
+                           cwd=d)
     # Sources are relative to the plain/ and inst/ build directories.
     return common.Case("seed-%d" % seed, ["../prog.c"],
                        ["-w", "-I" + include] + opt_flags,
