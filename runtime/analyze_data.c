@@ -5,7 +5,7 @@
    thread's own stack, the main thread's, or no address: a non-addressable
    local) or unknown memory.  Per object it adds the element's metrics
    (the same as analyze.c's) to the object's group, and marks the bytes it
-   covered in the object's byte map: loaded, and non-zero where the byte
+   covered in the shadow (shadow.h): loaded, and non-zero where the byte
    was non-zero.  Bytes of an element past the object's end are not
    marked.  Aggregate copies (ZI_OTHER) have no values: not counted here.
 
@@ -19,88 +19,27 @@
 #include <string.h>
 #include "runtime.h"
 #include "period.h"
+#include "shadow.h"
 
 /* Scalar counter updates, as in analyze.c: SLP-vectorized pairs of
    counters are 16-byte loads that stall behind the previous element's
    scalar stores.  */
 #pragma GCC optimize ("no-tree-slp-vectorize")
 
-/* Bit 8k set iff byte k of V is non-zero.  */
-static inline uint64_t
-nonzero_bytes (uint64_t v)
-{
-  v |= v >> 4;
-  v |= v >> 2;
-  v |= v >> 1;
-  return v & 0x0101010101010101ull;
-}
-
-/* Map pattern of the 8 bytes of V: 2 bits per byte, "loaded" always set,
-   "non-zero" where the byte is non-zero.  */
-static inline uint64_t
-byte_pattern (uint64_t v)
-{
-  uint64_t x = nonzero_bytes (v);                 /* bits 8k */
-  x = (x | x >> 6) & 0x0005000500050005ull;       /* bits 16j + {0, 2} */
-  x = (x | x >> 12) & 0x0000005500000055ull;      /* bits 32j + {0, 2, 4, 6} */
-  x = (x | x >> 24) & 0x5555ull;                  /* bits 2k */
-  return 0x5555ull | x << 1;
-}
-
-/* OR the NBITS (<= 32) low bits of PAT into map M at bit BIT; writes only
-   when something changes (maps saturate: most loads write nothing).  */
-static inline void
-map_or (uint64_t *m, size_t bit, uint64_t pat, unsigned nbits)
-{
-  pat &= nbits == 64 ? ~0ull : (1ull << nbits) - 1;
-  size_t w = bit >> 6;
-  unsigned sh = bit & 63;
-  uint64_t a = pat << sh;
-  if ((m[w] & a) != a)
-    __atomic_fetch_or (&m[w], a, __ATOMIC_RELAXED);
-  if (sh + nbits > 64)
-    {
-      uint64_t b = pat >> (64 - sh);
-      if ((m[w + 1] & b) != b)
-        __atomic_fetch_or (&m[w + 1], b, __ATOMIC_RELAXED);
-    }
-}
-
-/* Mark the N bytes at offset OFF of object O (values LO, then HI) in map
-   M.  The common case -- one naturally aligned element of at most 8 bytes
-   in a map of byte granules -- is one word: nothing to do if its bytes are
-   all "seen non-zero" already, or the value is zero and they are all
-   loaded.  */
+/* Mark the N bytes at ADDR (values LO, then HI) in the shadow, but not
+   those past the end of their object, ROOM bytes from ADDR.  CHUNK is the
+   shadow chunk of the object's region when the object lies in one.  */
 static inline __attribute__ ((always_inline)) void
-mark (struct zi_object *o, int kind, unsigned shift, uint64_t *m, size_t off, size_t room,
-      unsigned n, uint64_t lo, uint64_t hi)
+mark (uint32_t *chunk, int kind, uintptr_t addr, size_t room, unsigned n, uint64_t lo,
+      uint64_t hi)
 {
   if (n > room)
     n = (unsigned) room;
-  if (__builtin_expect (shift == 0, 1))
-    {
-      size_t bit = 2 * off;
-      unsigned sh = bit & 63;
-      if (__builtin_expect (n <= 8 && sh + 2 * n <= 64, 1))
-        {
-          uint64_t *w = &m[bit >> 6];
-          uint64_t mask = (n == 8 ? 0xffffull : (1ull << (2 * n)) - 1) << sh;
-          uint64_t cur = *w & mask;
-          if (cur == mask)
-            return;
-          uint64_t a = ((lo ? byte_pattern (lo) : 0x5555ull) << sh) & mask;
-          if ((cur & a) != a)
-            __atomic_fetch_or (w, a, __ATOMIC_RELAXED);
-          return;
-        }
-      unsigned first = n < 8 ? n : 8;
-      map_or (m, bit, byte_pattern (lo), 2 * first);
-      if (n > 8)
-        map_or (m, 2 * (off + 8), byte_pattern (hi), 2 * (n - 8));
-      return;
-    }
-  /* Coarse granules (very large objects): byte by byte, counted exactly.  */
-  zi_object_mark_coarse (o, kind, m, off, n, lo, hi);
+  if (chunk)
+    zi_shadow_mark_word (chunk + ((addr >> 4) & ((1u << (ZI_SHADOW_REGION_BITS - 4)) - 1)),
+                         kind, addr, n, lo, hi);
+  else
+    zi_shadow_mark (kind, addr, n, lo, hi);
 }
 
 /* Where ADDR is: *O gets the object (or NULL), and *LO and *HI the address range
@@ -151,8 +90,7 @@ struct site_line {
   const struct zi_site *site;
   uintptr_t lo, span;        /* the object (or stack) is [lo, lo + span) */
   struct zi_object *obj;
-  uint64_t *map;
-  unsigned shift;
+  uint32_t *chunk;           /* the object's shadow chunk, if it lies in one */
   enum zi_class cls;
   uint64_t elements, redundant_bytes, zero_elements;
 };
@@ -221,8 +159,17 @@ site_line_for (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls
       s->site = e->site;
       s->cls = classify (t, addr, &s->obj, &s->lo, &hi_addr);
       s->span = hi_addr - s->lo;
-      s->map = s->obj ? zi_object_map (s->obj, kind) : NULL;
-      s->shift = s->obj ? s->obj->shift : 0;
+      s->chunk = NULL;
+      if (s->obj)
+        {
+          zi_object_touch (s->obj, kind);
+          if (s->lo >> ZI_SHADOW_REGION_BITS == (hi_addr - 1) >> ZI_SHADOW_REGION_BITS)
+            {
+              uint32_t *w = zi_shadow_word (kind, s->lo);
+              if (w)
+                s->chunk = w - ((s->lo >> 4) & ((1u << (ZI_SHADOW_REGION_BITS - 4)) - 1));
+            }
+        }
     }
   return s;
 }
@@ -265,12 +212,9 @@ data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
       zi_element_rule (lo_, hi_, is_float, bytes, sign_lo, sign_hi, &r_, &z_);         \
       red[J] += r_;                                                                    \
       zero[J] += z_;                                                                   \
-      if (pos[J].map)                                                                  \
-        {                                                                              \
-          size_t off_ = e_->addr - pos[J].lo;                                          \
-          mark (pos[J].obj, kind, pos[J].shift, pos[J].map, off_, pos[J].span - off_,  \
-                bytes, lo_, hi_);                                                      \
-        }                                                                              \
+      if (pos[J].obj)                                                                  \
+        mark (pos[J].chunk, kind, e_->addr, pos[J].span - (e_->addr - pos[J].lo), bytes, \
+              lo_, hi_);                                                               \
     }                                                                                  \
   while (0)
   uint64_t rows = 0;
@@ -304,8 +248,8 @@ data_entry (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
   s->elements++;
   s->redundant_bytes += is_float ? zero * bytes : red;
   s->zero_elements += zero;
-  if (s->map)
-    mark (s->obj, kind, s->shift, s->map, addr - s->lo, s->span - (addr - s->lo), bytes, lo, hi);
+  if (s->obj)
+    mark (s->chunk, kind, addr, s->span - (addr - s->lo), bytes, lo, hi);
 }
 
 static inline __attribute__ ((always_inline)) void

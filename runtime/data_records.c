@@ -58,8 +58,7 @@ add_object (struct zi_object *o, void *arg)
       r->always_zero += zero;
       if (o->size > r->length)
         r->length = o->size;
-      if (o->map[k])
-        zi_map_fold (&r->map, o->map[k], o->size, o->shift);
+      zi_object_fold (&r->map, o, k);
     }
 }
 

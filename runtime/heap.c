@@ -7,27 +7,35 @@
    reads a few adjacent slots instead of chasing block nodes.  Larger
    blocks are in a treap (a binary search tree kept balanced by random
    priorities) ordered by address: O(log n) in the number of large blocks.
-   Memory is one node per block (with a small block's first byte map
-   inline, objects.c), and for a block in the chunk tables one or two
-   24-byte slots.
+   Memory is one node per block, and for a block in the chunk tables one
+   or two 24-byte slots; byte states are in the shadow (shadow.c).
 
    A block's group is its allocation path: the canonical calling-context
    node (contexts.c) of an "allocation" made under the current context at
    the allocator's return address (zi_alloc_node).  One group per node,
    shared by all threads that allocate there.
 
-   Freeing a block buries it (its byte maps are folded into the group), so
+   Freeing a block buries it (its byte states are folded into the group
+   and cleared from the shadow), so
    memory that is reused belongs to the new block.  The allocator
    wrappers (allocators.c) flush the calling thread's buffers first, so
    the thread's own earlier loads count for the old block.  realloc keeps
-   the object (and its group): the map of the bytes that survive is kept.
+   the object (and its group): the states of the bytes that survive move
+   with it.
    A new block that overlaps blocks still in the tree (freed behind our
    back, e.g. by a free() that ran inside the runtime) replaces them.  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "runtime.h"
 
-static struct zi_object *root;   /* treap of large blocks */
+/* A block larger than ZI_CHUNK_MAX: its object and its treap node.  */
+struct big {
+  struct zi_object o;
+  struct big *left, *right;
+  uint32_t prio;
+};
+static struct big *root;   /* treap of large blocks */
 static uint32_t seed = 2463534242u;
 
 /* Groups by allocation node.  */
@@ -43,30 +51,30 @@ random_priority (void)
   return seed;
 }
 
-static struct zi_object *
-rotate_right (struct zi_object *t)
+static struct big *
+rotate_right (struct big *t)
 {
-  struct zi_object *l = t->left;
+  struct big *l = t->left;
   t->left = l->right;
   l->right = t;
   return l;
 }
 
-static struct zi_object *
-rotate_left (struct zi_object *t)
+static struct big *
+rotate_left (struct big *t)
 {
-  struct zi_object *r = t->right;
+  struct big *r = t->right;
   t->right = r->left;
   r->left = t;
   return r;
 }
 
-static struct zi_object *
-insert (struct zi_object *t, struct zi_object *o)
+static struct big *
+insert (struct big *t, struct big *o)
 {
   if (!t)
     return o;
-  if (o->base < t->base)
+  if (o->o.base < t->o.base)
     {
       t->left = insert (t->left, o);
       if (t->left->prio > t->prio)
@@ -82,14 +90,14 @@ insert (struct zi_object *t, struct zi_object *o)
 }
 
 /* Remove the node with BASE from T; *OUT gets it (or stays NULL).  */
-static struct zi_object *
-erase (struct zi_object *t, uintptr_t base, struct zi_object **out)
+static struct big *
+erase (struct big *t, uintptr_t base, struct big **out)
 {
   if (!t)
     return NULL;
-  if (base < t->base)
+  if (base < t->o.base)
     t->left = erase (t->left, base, out);
-  else if (base > t->base)
+  else if (base > t->o.base)
     t->right = erase (t->right, base, out);
   else
     {
@@ -113,12 +121,12 @@ erase (struct zi_object *t, uintptr_t base, struct zi_object **out)
 }
 
 /* The node with the largest base <= ADDR.  */
-static struct zi_object *
+static struct big *
 floor_node (uintptr_t addr)
 {
-  struct zi_object *t = root, *best = NULL;
+  struct big *t = root, *best = NULL;
   while (t)
-    if (t->base <= addr)
+    if (t->o.base <= addr)
       {
         best = t;
         t = t->right;
@@ -129,12 +137,12 @@ floor_node (uintptr_t addr)
 }
 
 /* The node with the smallest base >= ADDR.  */
-static struct zi_object *
+static struct big *
 ceil_node (uintptr_t addr)
 {
-  struct zi_object *t = root, *best = NULL;
+  struct big *t = root, *best = NULL;
   while (t)
-    if (t->base >= addr)
+    if (t->o.base >= addr)
       {
         best = t;
         t = t->left;
@@ -150,14 +158,76 @@ zi_heap_at (uintptr_t addr)
   struct zi_object *o = zi_chunks_at (addr);
   if (o)
     return o;
-  o = floor_node (addr);
-  return o && addr - o->base < o->size ? o : NULL;
+  struct big *b = floor_node (addr);
+  return b && addr - b->o.base < b->o.size ? &b->o : NULL;
+}
+
+/* Objects of blocks up to ZI_CHUNK_MAX come from slabs (32 bytes each,
+   no allocator header: a program with millions of small blocks pays
+   that per block), larger ones carry their treap node.  Write lock held
+   for both.  */
+static struct zi_object *free_small;
+static char *slab, *slab_end;
+#define SLAB_BYTES (1 << 20)
+
+static struct zi_object *
+object_new (size_t size)
+{
+  struct zi_object *o;
+  if (size > ZI_CHUNK_MAX)
+    {
+      struct big *b = calloc (1, sizeof *b);
+      if (!b)
+        return NULL;
+      b->prio = random_priority ();
+      o = &b->o;
+      o->flags = ZI_OBJECT_BIG;
+    }
+  else
+    {
+      if (free_small)
+        {
+          o = free_small;
+          free_small = *(struct zi_object **) o;
+        }
+      else
+        {
+          if (slab == slab_end)
+            {
+              void *m = mmap (NULL, SLAB_BYTES, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+              if (m == MAP_FAILED)
+                return NULL;
+              slab = m;
+              slab_end = slab + SLAB_BYTES;
+            }
+          o = (struct zi_object *) slab;
+          slab += sizeof *o;
+        }
+      memset (o, 0, sizeof *o);
+    }
+  o->size = size;
+  return o;
+}
+
+static void
+object_free (struct zi_object *o)
+{
+  if (!o)
+    return;
+  if (o->flags & ZI_OBJECT_BIG)
+    free ((struct big *) o);
+  else
+    {
+      *(struct zi_object **) o = free_small;
+      free_small = o;
+    }
 }
 
 static void
 remove_object (struct zi_object *o)
 {
-  struct zi_object *out = NULL;
+  struct big *out = NULL;
   root = erase (root, o->base, &out);
 }
 
@@ -165,7 +235,7 @@ static void
 bury (struct zi_object *o)
 {
   zi_object_bury (o);
-  free (o);
+  object_free (o);
 }
 
 /* Blocks that overlap [BASE, BASE+SIZE) are stale: bury them.  */
@@ -175,16 +245,16 @@ drop_overlaps (uintptr_t base, size_t size)
   struct zi_object *o;
   while ((o = zi_chunks_take_overlapping (base, size)))
     bury (o);
-  o = floor_node (base);
-  if (o && (o->base == base || base - o->base < o->size))
+  struct big *b = floor_node (base);
+  if (b && (b->o.base == base || base - b->o.base < b->o.size))
     {
-      remove_object (o);
-      bury (o);
+      remove_object (&b->o);
+      bury (&b->o);
     }
-  while ((o = ceil_node (base)) && o->base < base + (size ? size : 1))
+  while ((b = ceil_node (base)) && b->o.base < base + (size ? size : 1))
     {
-      remove_object (o);
-      bury (o);
+      remove_object (&b->o);
+      bury (&b->o);
     }
 }
 
@@ -237,14 +307,16 @@ group_for (const struct zi_node *node, const char *allocator)
 
 /* Add O to the chunk tables or the tree (write lock held); 0 if memory ran
    out.  Its links are set afresh: a block re-added after realloc still has
-   the old ones (kept, they made a cycle in the tree).  */
+   the old ones (kept, they made a cycle in the tree).  A block above
+   ZI_CHUNK_MAX has a big object (object_new, or zi_heap_moved).  */
 static int
 add (struct zi_object *o)
 {
   if (o->size <= ZI_CHUNK_MAX)
     return zi_chunks_insert (o);
-  o->left = o->right = NULL;
-  root = insert (root, o);
+  struct big *b = (struct big *) o;
+  b->left = b->right = NULL;
+  root = insert (root, b);
   return 1;
 }
 
@@ -255,8 +327,9 @@ take (uintptr_t base)
   struct zi_object *o = zi_chunks_take (base);
   if (o)
     return o;
-  root = erase (root, base, &o);
-  return o;
+  struct big *b = NULL;
+  root = erase (root, base, &b);
+  return b ? &b->o : NULL;
 }
 
 /* A new block P of SIZE bytes, allocated by ALLOCATOR called from RA.  */
@@ -266,27 +339,25 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
   /* Before the lock: may register the thread.  Groups are keyed by the
      canonical node: the thread's own node goes when the thread ends.  */
   const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
-  struct zi_object *o = zi_object_alloc (size);
-  if (!o)
-    return;
-  o->base = (uintptr_t) p;
   pthread_rwlock_wrlock (&zi_objects_lock);
-  o->prio = random_priority ();
-  o->group = group_for (node, allocator);
-  if (!o->group)
+  struct zi_object *o = object_new (size);
+  struct zi_group *g = o ? group_for (node, allocator) : NULL;
+  if (!g)
     {
+      object_free (o);
       pthread_rwlock_unlock (&zi_objects_lock);
-      free (o);
       return;
     }
+  o->base = (uintptr_t) p;
+  o->group = g;
   drop_overlaps (o->base, size);
   if (!add (o))
     {
+      object_free (o);
       pthread_rwlock_unlock (&zi_objects_lock);
-      free (o);
       return;
     }
-  o->group->allocations++;
+  g->allocations++;
   pthread_rwlock_unlock (&zi_objects_lock);
 }
 
@@ -297,9 +368,8 @@ zi_heap_untrack (void *p)
   pthread_rwlock_wrlock (&zi_objects_lock);
   struct zi_object *o = take ((uintptr_t) p);
   if (o)
-    zi_object_bury (o);
+    bury (o);
   pthread_rwlock_unlock (&zi_objects_lock);
-  free (o);
 }
 
 /* realloc moved or resized block OLD to P (SIZE bytes); RA and ALLOCATOR
@@ -311,10 +381,24 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
   struct zi_object *o = take ((uintptr_t) old);
   if (o)
     {
-      zi_object_resize (o, size);
-      o->base = (uintptr_t) p;
-      drop_overlaps (o->base, size);
-      if (!add (o))
+      /* Stale blocks in the new range go first: burying them clears
+         their states, which must not clear the moved ones.  */
+      drop_overlaps ((uintptr_t) p, size);
+      zi_object_resize (o, (uintptr_t) p, size);
+      if (size > ZI_CHUNK_MAX && !(o->flags & ZI_OBJECT_BIG))
+        {
+          /* Grown past the chunk tables: it needs a treap node.  */
+          struct zi_object *b = object_new (size);
+          if (b)
+            {
+              unsigned flags = b->flags;
+              *b = *o;
+              b->flags = flags;
+            }
+          object_free (o);
+          o = b;
+        }
+      if (o && !add (o))
         {
           bury (o);
           o = NULL;
@@ -326,12 +410,12 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
 }
 
 static void
-each (struct zi_object *t, void (*fn) (struct zi_object *, void *), void *arg)
+each (struct big *t, void (*fn) (struct zi_object *, void *), void *arg)
 {
   for (; t; t = t->right)
     {
       each (t->left, fn, arg);
-      fn (t, arg);
+      fn (&t->o, arg);
     }
 }
 

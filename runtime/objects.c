@@ -1,18 +1,19 @@
 /* objects.c - what the data-centric analysis knows about memory: the lock
-   over all objects, byte maps, and address -> object lookup.
+   over all objects, their byte states, and address -> object lookup.
 
-   Byte maps (one per object and kind, made on the object's first load of
-   that kind) keep 2 bits per granule:
+   The states of an object's bytes (never loaded / loaded, always zero /
+   seen non-zero, per kind) live in the shadow (shadow.h), byte-exact
+   whatever the object's size, so an object costs its struct and nothing
+   per byte; only shadow pages of lines that loads touched take memory.
+   When an object goes away (free, dlclose) its never-loaded and
+   always-zero bytes and its states go to its group, and its range of the
+   shadow is cleared; realloc moves the states of the bytes that survive.  Groups and report records keep byte maps of 2 bits
+   per granule (struct zi_map):
        00  never loaded      01  loaded, always zero      11  seen non-zero
-   so folding maps of several objects (a heap group's allocations, a
-   realloc) is a bitwise OR.  A granule is one byte, except for objects
-   larger than ZI_MAP_MAX_GRANULES bytes, whose granule is the smallest
-   power of two that keeps the map at ZI_MAP_MAX_GRANULES granules (64 MiB
-   per kind): memory for maps is at most 2 bits per byte of the objects
-   that were loaded.  Such a coarse map cannot say which bytes of a
-   granule were loaded, so these objects also keep a byte-exact map that
-   only counts (struct zi_fine).  Maps of 64 KiB or more are mmap-ed, so
-   pages of a map whose part of the object is never loaded cost nothing.
+   so folding the states of several objects (a heap group's allocations)
+   is a bitwise OR.  A granule is one byte, except in maps longer than
+   ZI_MAP_MAX_GRANULES bytes, whose granule is the smallest power of two
+   that keeps them at ZI_MAP_MAX_GRANULES granules (64 MiB).
 
    The lookup structure costs memory per object, not per byte: statics.c
    keeps a sorted array of static objects, heap.c a balanced tree of live
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "runtime.h"
+#include "shadow.h"
 
 pthread_rwlock_t zi_objects_lock;
 struct zi_group *zi_groups;
@@ -46,6 +48,12 @@ zi_objects_init (void)
   init_lock ();
   if (!zi_config.mode_data)
     return;
+  if (zi_shadow_init () < 0)
+    {
+      /* Said why (shadow.c); the report is then a code-centric one.  */
+      zi_config.mode_code = 1;
+      return;
+    }
   zi_statics_refresh ();
   __atomic_store_n (&zi_data_on, 1, __ATOMIC_RELEASE);
   __atomic_store_n (&__zeroinst_data_on, 1, __ATOMIC_RELEASE);
@@ -101,305 +109,43 @@ map_free (uint64_t *bits, size_t granules)
     munmap (bits, bytes);
 }
 
-/* A cleared map for an object of SIZE bytes at granule shift SHIFT, and
-   its release.  */
-uint64_t *
-zi_map_alloc (size_t size, unsigned shift)
-{
-  return map_new (object_granules (size, shift));
-}
-
 void
 zi_map_release (uint64_t *bits, size_t size, unsigned shift)
 {
   map_free (bits, object_granules (size, shift));
 }
 
-/* Objects of at most this many bytes get their first map inline.  */
-#define INLINE_MAP_MAX 256
-
-/* A zeroed object for SIZE bytes (shift set), with room for an inline
-   map if it is small; NULL if memory ran out.  Freed with free().  */
-struct zi_object *
-zi_object_alloc (size_t size)
-{
-  size_t words = size <= INLINE_MAP_MAX ? map_words (size) : 0;
-  struct zi_object *o = calloc (1, sizeof *o + words * sizeof (uint64_t));
-  if (!o)
-    return NULL;
-  o->size = size;
-  o->shift = zi_map_shift (size);
-  if (words)
-    o->spare = (uint64_t *) (o + 1);
-  return o;
-}
-
-/* Make the counting map of KIND of coarse object O (before its map, so
-   that a map implies it).  0 if memory ran out.  */
-static int
-make_fine (struct zi_object *o, int kind)
-{
-  struct zi_fine *f = __atomic_load_n (&o->fine, __ATOMIC_ACQUIRE);
-  if (!f)
-    {
-      struct zi_fine *expected = NULL;
-      if (!(f = calloc (1, sizeof *f)))
-        return 0;
-      if (!__atomic_compare_exchange_n (&o->fine, &expected, f, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
-        {
-          free (f);
-          f = expected;
-        }
-    }
-  if (__atomic_load_n (&f->bits[kind], __ATOMIC_ACQUIRE))
-    return 1;
-  uint64_t *b = map_new (o->size), *expected = NULL;
-  if (!b)
-    return 0;
-  if (!__atomic_compare_exchange_n (&f->bits[kind], &expected, b, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-    map_free (b, o->size);
-  return 1;
-}
-
-/* O's map of KIND, made on first use: the spare inline one if still
-   free, else a new one (several threads may race: one map wins).  NULL
-   if memory ran out (the loads are still counted).  */
-uint64_t *
-zi_object_map (struct zi_object *o, int kind)
-{
-  uint64_t *m = __atomic_load_n (&o->map[kind], __ATOMIC_ACQUIRE);
-  if (m)
-    return m;
-  size_t granules = object_granules (o->size, o->shift);
-  if (o->shift && !make_fine (o, kind))
-    return NULL;
-  uint64_t *spare = o->shift ? NULL : __atomic_exchange_n (&o->spare, NULL, __ATOMIC_ACQ_REL);
-  m = spare ? spare : map_new (granules);
-  if (!m)
-    return NULL;
-  uint64_t *expected = NULL;
-  if (!__atomic_compare_exchange_n (&o->map[kind], &expected, m, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-    {
-      if (spare)
-        __atomic_store_n (&o->spare, spare, __ATOMIC_RELEASE);
-      else
-        map_free (m, granules);
-      return expected;
-    }
-  if (spare)
-    o->inline_kind = (unsigned) kind + 1;   /* read under the write lock only */
-  return m;
-}
-
-/* Free O's map of KIND (write lock held), unless it lives in O, and its
-   counting map.  */
+/* O is loaded as KIND: its states are in the shadow from now on.  */
 void
-zi_object_map_release (struct zi_object *o, int kind)
+zi_object_touch (struct zi_object *o, int kind)
 {
-  if (o->inline_kind != (unsigned) kind + 1)
-    map_free (o->map[kind], object_granules (o->size, o->shift));
-  else
-    o->inline_kind = 0;
-  o->map[kind] = NULL;
-  if (o->shift && o->fine)
-    {
-      struct zi_fine *f = o->fine;
-      map_free (f->bits[kind], o->size);
-      f->bits[kind] = NULL;
-      f->loaded[kind] = f->nonzero[kind] = 0;
-      int any = 0;
-      for (int k = 0; k < ZI_DATA_KINDS; k++)
-        any |= f->bits[k] != NULL;
-      if (!any)
-        {
-          free (f);
-          o->fine = NULL;
-        }
-    }
-}
-
-/* Coarse granules cover several bytes, and loading one byte of a granule
-   marks it loaded: its other bytes may never have been loaded.  The
-   counting map knows each byte, and its counts move only when a byte's
-   state does.  */
-void
-zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
-                       uint64_t lo, uint64_t hi)
-{
-  uint64_t *fb = o->fine ? __atomic_load_n (&o->fine->bits[kind], __ATOMIC_ACQUIRE) : NULL;
-  uint64_t loaded = 0, nonzero = 0;
-  for (unsigned k = 0; k < n; k++)
-    {
-      uint64_t byte = (k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8))) & 0xff;
-      uint64_t state = ZI_MAP_LOADED | (byte ? ZI_MAP_NONZERO : 0);
-      size_t g = (off + k) >> o->shift;
-      uint64_t pat = state << (2 * (g % 32));
-      if ((m[g / 32] & pat) != pat)
-        __atomic_fetch_or (&m[g / 32], pat, __ATOMIC_RELAXED);
-      if (!fb)
-        continue;
-      size_t b = off + k;
-      unsigned sh = 2 * (b % 32);
-      pat = state << sh;
-      if ((fb[b / 32] & pat) != pat)
-        {
-          uint64_t old = __atomic_fetch_or (&fb[b / 32], pat, __ATOMIC_RELAXED) >> sh;
-          loaded += !(old & ZI_MAP_LOADED);
-          nonzero += byte && !(old & ZI_MAP_NONZERO);
-        }
-    }
-  if (loaded)
-    __atomic_fetch_add (&o->fine->loaded[kind], loaded, __ATOMIC_RELAXED);
-  if (nonzero)
-    __atomic_fetch_add (&o->fine->nonzero[kind], nonzero, __ATOMIC_RELAXED);
-}
-
-/* Never-loaded and always-zero bytes of an object of SIZE bytes with map
-   BITS (NULL: never loaded) of granule 1 << SHIFT.  */
-void
-zi_map_count (const uint64_t *bits, size_t size, unsigned shift, uint64_t *never, uint64_t *zero)
-{
-  *never = *zero = 0;
-  if (!bits)
-    {
-      *never = size;
-      return;
-    }
-  size_t granules = object_granules (size, shift);
-  const uint64_t low = 0x5555555555555555ull;
-  uint64_t loaded = 0, zeros = 0;
-  size_t full = granules / 32;
-  for (size_t w = 0; w < full; w++)
-    {
-      uint64_t x = bits[w];
-      loaded += (uint64_t) __builtin_popcountll (x & low);
-      zeros += (uint64_t) __builtin_popcountll (x & ~(x >> 1) & low);
-    }
-  /* The last word, and the last granule (possibly partial) in bytes.  */
-  for (size_t g = full * 32; g < granules; g++)
-    {
-      unsigned s = (unsigned) (bits[g / 32] >> (2 * (g % 32))) & 3;
-      loaded += s != 0;
-      zeros += s == ZI_MAP_LOADED;
-    }
-  if (shift == 0)
-    {
-      *never = size - loaded;
-      *zero = zeros;
-      return;
-    }
-  /* Coarse granules: count bytes; the last granule may be partial.  */
-  size_t g = granules - 1, last_bytes = size - (g << shift);
-  unsigned s = (unsigned) (bits[g / 32] >> (2 * (g % 32))) & 3;
-  uint64_t gb = (uint64_t) 1 << shift;
-  uint64_t loaded_bytes = loaded * gb, zero_bytes = zeros * gb;
-  if (s)
-    loaded_bytes -= gb - last_bytes;
-  if (s == ZI_MAP_LOADED)
-    zero_bytes -= gb - last_bytes;
-  *never = size - loaded_bytes;
-  *zero = zero_bytes;
+  unsigned bit = 1u << kind;
+  if (!(__atomic_load_n (&o->kinds, __ATOMIC_RELAXED) & bit))
+    __atomic_fetch_or (&o->kinds, bit, __ATOMIC_RELAXED);
 }
 
 void
 zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t *zero)
 {
-  if (o->shift && o->map[kind] && o->fine)
+  if (!(o->kinds & (1u << kind)))
     {
-      uint64_t loaded = o->fine->loaded[kind];
-      *never = o->size - loaded;
-      *zero = loaded - o->fine->nonzero[kind];
+      *never = o->size;
+      *zero = 0;
       return;
     }
-  zi_map_count (o->map[kind], o->size, o->shift, never, zero);
+  zi_shadow_count (kind, o->base, o->size, never, zero);
 }
 
-uint64_t *
-zi_map_resized (const uint64_t *bits, size_t old_size, unsigned old_shift, size_t new_size,
-                unsigned new_shift)
-{
-  if (!bits)
-    return NULL;
-  uint64_t *nb = zi_map_alloc (new_size, new_shift);
-  if (!nb)
-    return NULL;
-  size_t keep = old_size < new_size ? old_size : new_size;
-  if (old_shift == new_shift)
-    {
-      /* Word by word; the words of untouched pages stay untouched.  */
-      size_t g = object_granules (keep, old_shift), w;
-      for (w = 0; w < g / 32; w++)
-        if (bits[w])
-          nb[w] = bits[w];
-      if (g % 32)
-        nb[w] = bits[w] & ((1ull << (2 * (g % 32))) - 1);
-      return nb;
-    }
-  for (size_t b = 0; b < keep;)
-    {
-      size_t g = b >> old_shift;
-      uint64_t s = (bits[g / 32] >> (2 * (g % 32))) & 3;
-      size_t to = b >> new_shift;
-      nb[to / 32] |= s << (2 * (to % 32));
-      /* Next byte that starts a new old or new granule.  */
-      size_t step = (size_t) 1 << (old_shift < new_shift ? old_shift : new_shift);
-      b = (b / step + 1) * step;
-    }
-  return nb;
-}
-
-/* The bytes that survive keep their state, new bytes start never loaded.
-   A map that cannot be made is lost (its bytes count as never loaded).  */
+/* O's bytes move to BASE and its size becomes SIZE (write lock held): the
+   bytes that survive keep their states, new bytes start never loaded.  */
 void
-zi_object_resize (struct zi_object *o, size_t size)
+zi_object_resize (struct zi_object *o, uintptr_t base, size_t size)
 {
-  unsigned shift = zi_map_shift (size);
-  uint64_t *map[ZI_DATA_KINDS], *fine[ZI_DATA_KINDS];
   for (int k = 0; k < ZI_DATA_KINDS; k++)
-    {
-      /* The byte-exact map, wherever the object keeps it.  */
-      const uint64_t *exact = !o->shift ? o->map[k] : o->fine && o->map[k] ? o->fine->bits[k] : NULL;
-      fine[k] = NULL;
-      if (!shift)
-        map[k] = zi_map_resized (exact, o->size, 0, size, 0);
-      else
-        {
-          map[k] = zi_map_resized (o->map[k], o->size, o->shift, size, shift);
-          fine[k] = map[k] ? zi_map_resized (exact, o->size, 0, size, 0) : NULL;
-          if (map[k] && !fine[k])
-            {
-              map_free (map[k], object_granules (size, shift));
-              map[k] = NULL;
-            }
-        }
-    }
-  for (int k = 0; k < ZI_DATA_KINDS; k++)
-    zi_object_map_release (o, k);
-  o->spare = NULL;          /* sized for the old size */
-  o->fine = NULL;
+    if (o->kinds & (1u << k))
+      zi_shadow_resize (k, o->base, o->size, base, size);
+  o->base = base;
   o->size = size;
-  o->shift = shift;
-  for (int k = 0; k < ZI_DATA_KINDS; k++)
-    {
-      o->map[k] = map[k];
-      if (!fine[k])
-        continue;
-      if (!o->fine && !(o->fine = calloc (1, sizeof *o->fine)))
-        {
-          map_free (fine[k], size);
-          map_free (map[k], object_granules (size, shift));
-          o->map[k] = NULL;
-          continue;
-        }
-      uint64_t never, zero;
-      zi_map_count (fine[k], size, 0, &never, &zero);
-      o->fine->bits[k] = fine[k];
-      o->fine->loaded[k] = size - never;
-      o->fine->nonzero[k] = size - never - zero;
-    }
 }
 
 /* Make DST (the union map of a group) at least GRANULES long at granule
@@ -456,8 +202,71 @@ zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shi
     }
 }
 
-/* O is gone (freed, unloaded): fold what its maps say into its group and
-   free them.  Write lock held.  */
+/* Bit i of X (16 bits) at bit 2i.  */
+static inline uint32_t
+spread (uint32_t x)
+{
+  x = (x | x << 8) & 0x00ff00ffu;
+  x = (x | x << 4) & 0x0f0f0f0fu;
+  x = (x | x << 2) & 0x33333333u;
+  return (x | x << 1) & 0x55555555u;
+}
+
+/* OR the states of object O's bytes of KIND into DST, offset by offset:
+   a line of the shadow at a time into a map of byte granules (the states
+   of a line are its 16 map entries once interleaved), else granule by
+   granule.  */
+void
+zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
+{
+  if (!(o->kinds & (1u << kind)) || !map_reserve (dst, o->size, 0))
+    return;
+  unsigned shift = dst->shift;
+  uintptr_t end = o->base + o->size;
+  for (uintptr_t line = o->base & ~(uintptr_t) 15; line < end; line += 16)
+    {
+      uint32_t v = zi_shadow_line (kind, line);
+      if (!v)
+        continue;
+      if (shift == 0)
+        {
+          uint32_t in = 0xffff;
+          if (line < o->base)
+            in &= 0xffffu << (o->base - line);
+          if (end - line < 16)
+            in &= (1u << (end - line)) - 1;
+          uint64_t pat = spread (v & in) | spread ((v >> 16) & in) << 1;
+          size_t bit;
+          if (line < o->base)
+            {
+              pat >>= 2 * (o->base - line);
+              bit = 0;
+            }
+          else
+            bit = 2 * (line - o->base);
+          dst->bits[bit / 64] |= pat << (bit % 64);
+          if (bit % 64 > 32 && pat >> (64 - bit % 64))
+            dst->bits[bit / 64 + 1] |= pat >> (64 - bit % 64);
+          continue;
+        }
+      /* Coarse granules: the pieces of the line in one granule each.  */
+      uintptr_t at = line > o->base ? line : o->base, stop = line + 16 < end ? line + 16 : end;
+      while (at < stop)
+        {
+          size_t g = (at - o->base) >> shift;
+          uintptr_t next = o->base + ((g + 1) << shift);
+          if (next > stop)
+            next = stop;
+          uint32_t m = ((1u << (next - line)) - 1) & ~((1u << (at - line)) - 1);
+          uint64_t st = (v & m ? ZI_MAP_LOADED : 0) | (v >> 16 & m ? ZI_MAP_NONZERO : 0);
+          dst->bits[g / 32] |= st << (2 * (g % 32));
+          at = next;
+        }
+    }
+}
+
+/* O is gone (freed, unloaded): fold its states into its group and clear
+   them.  Write lock held.  */
 void
 zi_object_bury (struct zi_object *o)
 {
@@ -473,12 +282,13 @@ zi_object_bury (struct zi_object *o)
       zi_object_count (o, k, &never, &zero);
       g->dead_never[k] += never;
       g->dead_zero[k] += zero;
-      if (o->map[k])
+      if (o->kinds & (1u << k))
         {
-          zi_map_fold (&g->dead_map[k], o->map[k], o->size, o->shift);
-          zi_object_map_release (o, k);
+          zi_object_fold (&g->dead_map[k], o, k);
+          zi_shadow_clear (k, o->base, o->size);
         }
     }
+  o->kinds = 0;
 }
 
 /* Add G to the list of all groups (any lock side held: lock-free).  */

@@ -4,7 +4,8 @@
    counter slots of its calling-context node (contexts.c makes nodes and
    their slots; analyze.c has the rules), and in data mode also fills
    per-thread, per-type buffers, which threads.c hands out and, when one is
-   full, has analyze_data.c fold into per-object maps.  threads.c keeps
+   full, has analyze_data.c fold into per-object counts and the byte
+   states of the shadow (shadow.c).  threads.c keeps
    every thread's state (also after the thread ended); zi_contexts_fold
    turns a thread's slots into its (site, context) table at its end and at
    a report; finish.c merges all threads at process end (or exec, or a
@@ -353,12 +354,11 @@ uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_cou
    Every static variable and every live heap block is a struct zi_object;
    its loads are counted in its group (struct zi_group): a static object's
    own group, or the allocation path of a heap block (SPEC: heap objects
-   are grouped by allocation call path).  Each object has, per kind, a byte
-   map with 2 bits per granule (bit 0: loaded, bit 1: seen non-zero), made
-   on the first load of that kind; a granule is one byte unless the object
-   is larger than ZI_MAP_MAX_GRANULES bytes.  Lookups run under the read
-   side of zi_objects_lock (held for a whole buffer), changes under the
-   write side.  */
+   are grouped by allocation call path).  The states of its bytes, per
+   kind (loaded, seen non-zero), are in the shadow (shadow.h) from its
+   first load of that kind on.  Lookups and marks run under the read side
+   of zi_objects_lock (held for a whole buffer), changes under the write
+   side.  */
 enum zi_class { ZI_CLASS_STATIC, ZI_CLASS_HEAP, ZI_CLASS_STACK, ZI_CLASS_UNKNOWN, ZI_NCLASSES };
 #define ZI_DATA_KINDS 2                   /* ZI_KIND_INT, ZI_KIND_FLOAT */
 #define ZI_MAP_MAX_GRANULES (1ull << 28)  /* 64 MiB of map per kind at most */
@@ -386,60 +386,31 @@ struct zi_group {
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
-/* An object whose map is coarser than a byte (shift > 0) also keeps, per
-   kind, a byte map that only counts: the number of bytes that became
-   loaded and non-zero, so that never-loaded and always-zero bytes are
-   exact whatever the granule.  It is mmap-ed: only its pages for the parts
-   of the object that were loaded take memory.  */
-struct zi_fine {
-  uint64_t *bits[ZI_DATA_KINDS];     /* 2 bits per byte, as a map of shift 0 */
-  uint64_t loaded[ZI_DATA_KINDS], nonzero[ZI_DATA_KINDS];  /* bytes, added atomically */
-};
 struct zi_object {
   uintptr_t base;
   size_t size;
-  unsigned shift;            /* map granule */
-  uint64_t *map[ZI_DATA_KINDS];   /* NULL until loaded as that kind */
-  union {
-    /* Small heap blocks are allocated with room for one map right after
-       this struct (zi_object_alloc): SPARE points to it until a kind
-       takes it, and INLINE_KIND is then that kind + 1.  Reading a small
-       block's map then touches the lines of its struct, not another
-       allocation.  */
-    uint64_t *spare;         /* shift == 0 */
-    struct zi_fine *fine;    /* shift > 0: made with the first map */
-  };
-  unsigned inline_kind;
   struct zi_group *group;
-  struct zi_object *left, *right;  /* heap objects: treap by base */
-  uint32_t prio;
+  unsigned kinds;            /* bit 1 << kind: loaded as that kind (states in the shadow) */
+  unsigned flags;            /* ZI_OBJECT_BIG: heap.c's treap node follows */
 };
+#define ZI_OBJECT_BIG 1u
 extern pthread_rwlock_t zi_objects_lock ZI_HIDDEN;
 extern struct zi_group *zi_groups ZI_HIDDEN;      /* all groups, newest first */
 extern int zi_data_on ZI_HIDDEN;                  /* ZEROINST_MODE has data, runtime up */
 void zi_objects_init (void) ZI_HIDDEN;
 void zi_objects_after_fork_child (void) ZI_HIDDEN;
 unsigned zi_map_shift (size_t size) ZI_HIDDEN;
-uint64_t *zi_object_map (struct zi_object *o, int kind) ZI_HIDDEN;
-struct zi_object *zi_object_alloc (size_t size) ZI_HIDDEN;
-void zi_object_map_release (struct zi_object *o, int kind) ZI_HIDDEN;
-uint64_t *zi_map_alloc (size_t size, unsigned shift) ZI_HIDDEN;
 void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
-void zi_map_count (const uint64_t *bits, size_t size, unsigned shift,
-                   uint64_t *never, uint64_t *zero) ZI_HIDDEN;
+/* Note that O is loaded as KIND (read lock held: atomic).  */
+void zi_object_touch (struct zi_object *o, int kind) ZI_HIDDEN;
 /* O's exact never-loaded and always-zero bytes of KIND.  */
 void zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t *zero) ZI_HIDDEN;
-/* Mark the N bytes at offset OFF of coarse object O (values LO, HI) in its
-   map M of KIND and in its counting map.  */
-void zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
-                            uint64_t lo, uint64_t hi) ZI_HIDDEN;
-/* The map of an object of OLD_SIZE bytes at granule OLD_SHIFT, for the
-   object resized to NEW_SIZE at NEW_SHIFT (NULL if BITS is).  */
-uint64_t *zi_map_resized (const uint64_t *bits, size_t old_size, unsigned old_shift,
-                          size_t new_size, unsigned new_shift) ZI_HIDDEN;
-/* Resize O (its maps and counts) to SIZE bytes (write lock held).  */
-void zi_object_resize (struct zi_object *o, size_t size) ZI_HIDDEN;
+/* Move O to BASE and resize it to SIZE bytes, its states with it (write
+   lock held).  */
+void zi_object_resize (struct zi_object *o, uintptr_t base, size_t size) ZI_HIDDEN;
 void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
+/* OR O's states of KIND into DST by offset.  */
+void zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind) ZI_HIDDEN;
 void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
 /* The object holding ADDR, or NULL (read lock held).  */

@@ -328,7 +328,6 @@ zi_static_at (uintptr_t addr)
     return NULL;
   so->o.base = e->base;
   so->o.size = e->size;
-  so->o.shift = zi_map_shift (e->size);
   so->o.group = &so->g;
   so->g.cls = ZI_CLASS_STATIC;
   so->g.symbol = e->symbol;

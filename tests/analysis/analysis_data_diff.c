@@ -3,9 +3,10 @@
    written from SPEC §5 and README "Data objects", on generated buffers of
    every analysed class.
 
-   The objects are a fake memory (addresses are never dereferenced): static
-   and heap objects of odd sizes, heap groups of several blocks, objects
-   with coarse granules, the thread's stack, the main thread's stack, and
+   The objects are a fake memory (addresses are never dereferenced, but
+   their byte states are marked in the real shadow, shadow.c): static and
+   heap objects of odd sizes, heap groups of several blocks, the thread's
+   stack, the main thread's stack, and
    unknown memory between them.  Buffers hold periodic stretches (lanes,
    unrolled loops) whose positions walk through objects with several
    strides and jump to other objects in the middle of a stretch, elements
@@ -14,14 +15,16 @@
    away and others take their places (a free and a malloc at the same
    address).
 
-   Compared, exactly: every group's per-kind totals, every object's byte
-   map, granule by granule (also of the objects that went away), and the
+   Compared, exactly: every group's per-kind totals, the state of every
+   byte of every object (also of the objects that went away) and of the
+   gaps after them (elements past an object's end mark nothing), and the
    thread's totals per class of memory.
    Exit status 0 when all are equal.  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "shadow.h"
 #include "random.h"
 #include "reference.h"
 
@@ -48,37 +51,16 @@ zi_object_at (uintptr_t addr)
   return NULL;
 }
 
-static size_t
-granules (const struct zi_object *o)
-{
-  return (o->size + ((size_t) 1 << o->shift) - 1) >> o->shift;
-}
+void zi_warn (const char *fmt, ...) { (void) fmt; }
 
-uint64_t *
-zi_object_map (struct zi_object *o, int kind)
-{
-  if (!o->map[kind])
-    o->map[kind] = calloc ((granules (o) + 31) / 32 + 1, sizeof (uint64_t));
-  return o->map[kind];
-}
-
-/* Coarse objects here have no counting map (objects.c keeps one): the
-   granule map only.  */
 void
-zi_object_mark_coarse (struct zi_object *o, int kind, uint64_t *m, size_t off, unsigned n,
-                       uint64_t lo, uint64_t hi)
+zi_object_touch (struct zi_object *o, int kind)
 {
-  (void) kind;
-  for (unsigned k = 0; k < n; k++)
-    {
-      uint64_t byte = (k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8))) & 0xff;
-      size_t g = (off + k) >> o->shift;
-      m[g / 32] |= (ZI_MAP_LOADED | (byte ? ZI_MAP_NONZERO : 0ull)) << (2 * (g % 32));
-    }
+  o->kinds |= 1u << kind;
 }
 
 /* The reference's view: per object and kind, one state per granule
-   (ZI_MAP_LOADED | ZI_MAP_NONZERO), per group and kind the totals, per
+   (ZI_MAP_LOADED | ZI_MAP_NONZERO) per byte, per group and kind the totals, per
    class of memory and kind the thread's totals.  */
 static unsigned char *ref_state[NOBJ][ZI_DATA_KINDS];
 static struct zi_totals ref_group[NGROUPS][ZI_DATA_KINDS];
@@ -112,9 +94,9 @@ ref_element (const struct zi_thread *t, enum zi_type type, const struct zi_entry
   zi_totals_add (&ref_group[o->group - groups][kind], &d);
   int i = (int) (o - objs);
   if (!ref_state[i][kind])
-    ref_state[i][kind] = calloc (granules (o), 1);
+    ref_state[i][kind] = calloc (o->size, 1);
   for (unsigned k = 0; k < n && a - o->base + k < o->size; k++)
-    ref_state[i][kind][(a - o->base + k) >> o->shift]
+    ref_state[i][kind][a - o->base + k]
         |= ZI_MAP_LOADED | (b[k] ? ZI_MAP_NONZERO : 0);
 }
 
@@ -125,7 +107,7 @@ new_world (struct zi_thread *t)
   for (int i = 0; i < NOBJ; i++)
     for (int k = 0; k < ZI_DATA_KINDS; k++)
       {
-        free (objs[i].map[k]);
+        zi_shadow_clear (k, objs[i].base, objs[i].size);
         free (ref_state[i][k]);
         ref_state[i][k] = NULL;
       }
@@ -142,7 +124,6 @@ new_world (struct zi_thread *t)
       a += rnd () % 3 == 0 ? 0 : 1 + rnd () % 200;   /* adjacent or a gap */
       objs[i].base = a;
       objs[i].size = sizes[rnd () % 10];
-      objs[i].shift = rnd () % 6 == 0 ? 1 + rnd () % 4 : 0;   /* coarse granules */
       /* heap groups take several blocks */
       objs[i].group = &groups[i < NGROUPS ? i : NGROUPS / 2 + rnd () % (NGROUPS / 2)];
       a += objs[i].size;
@@ -220,37 +201,47 @@ generate (struct zi_thread *t, enum zi_type type, char *buf, int count)
 
 static long bad;
 
-/* Object O's map of KIND against the reference's; then both are dropped
-   if DROP (the object goes away).  */
+/* Object O's byte states of KIND against the reference's; then both are
+   dropped if DROP (the object goes away).  */
 static void
-check_map (int iter, enum zi_type type, int o, int drop)
+check_states (int iter, enum zi_type type, int o, int drop)
 {
   int kind = zi_types[type].kind;
-  for (size_t g = 0; g < granules (&objs[o]); g++)
+  for (size_t b = 0; b < objs[o].size; b++)
     {
-      const uint64_t *m = objs[o].map[kind];
-      unsigned got = m ? (unsigned) (m[g / 32] >> (2 * (g % 32))) & 3 : 0;
-      unsigned want = ref_state[o][kind] ? ref_state[o][kind][g] : 0;
+      unsigned got = zi_shadow_state (kind, objs[o].base + b);
+      unsigned want = ref_state[o][kind] ? ref_state[o][kind][b] : 0;
       if (got != want)
         {
           if (bad++ < 5)
-            printf ("case %d (class %d): object %d (size %zu, shift %u) granule %zu: "
-                    "map %u, expected %u\n", iter, type, o, objs[o].size, objs[o].shift, g,
-                    got, want);
+            printf ("case %d (class %d): object %d (size %zu) byte %zu: state %u, expected %u\n",
+                    iter, type, o, objs[o].size, b, got, want);
           break;
         }
     }
   if (drop)
     {
-      free (objs[o].map[kind]);
-      objs[o].map[kind] = NULL;
+      zi_shadow_clear (kind, objs[o].base, objs[o].size);
+      objs[o].kinds = 0;
       free (ref_state[o][kind]);
       ref_state[o][kind] = NULL;
     }
 }
 
+/* Bytes in no object have no state.  */
+static void
+check_gaps (int iter, enum zi_type type)
+{
+  int kind = zi_types[type].kind;
+  for (int o = 0; o < NOBJ; o++)
+    for (uintptr_t a = objs[o].base + objs[o].size; a < objs[o].base + objs[o].size + 20; a++)
+      if (!zi_object_at (a) && zi_shadow_state (kind, a) && bad++ < 5)
+        printf ("case %d (class %d): byte %#lx after object %d has a state\n", iter, type,
+                (unsigned long) a, o);
+}
+
 /* Between two buffers, some objects go away and others take their place
-   (shrunk, in another group, with other granules), as a free and a
+   (shrunk, in another group), as a free and a
    malloc at the same address do: nothing the analysis learnt in the first
    buffer may survive into the second.  */
 static void
@@ -259,9 +250,8 @@ mutate (int iter, enum zi_type type)
   for (int o = 0; o < NOBJ; o++)
     if (rnd () % 4 == 0)
       {
-        check_map (iter, type, o, 1);
+        check_states (iter, type, o, 1);
         objs[o].size = 1 + rnd () % objs[o].size;
-        objs[o].shift = rnd () % 6 == 0 ? 1 + rnd () % 4 : 0;
         int heap = objs[o].group->cls == ZI_CLASS_HEAP;
         objs[o].group = &groups[(heap ? NGROUPS / 2 : 0) + rnd () % (NGROUPS / 2)];
       }
@@ -274,6 +264,8 @@ main (void)
   static char buf[48 * 6000];
   long cases = 0;
   struct zi_thread *t = calloc (1, sizeof *t);
+  if (zi_shadow_init () < 0)
+    return 1;
   for (int iter = 0; iter < 3000; iter++)
     {
       enum zi_type type = (enum zi_type) (rnd () % ZI_OTHER);
@@ -306,8 +298,11 @@ main (void)
                   type, c, t->data_totals[c][kind].elements, ref_class[c][kind].elements,
                   t->data_totals[c][kind].bytes, ref_class[c][kind].bytes);
       for (int o = 0; o < NOBJ; o++)
-        check_map (iter, type, o, 0);
+        check_states (iter, type, o, 0);
+      check_gaps (iter, type);
     }
   printf ("%ld cases, %ld mismatches\n", cases, bad);
+  free (t->data_cache);
+  free (t);
   return bad != 0;
 }

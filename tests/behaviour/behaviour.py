@@ -301,6 +301,36 @@ int main (void) { init (); for (int r = 0; r < 4; r++) load_ones (64); printf ("
     check(report("bad")["sampling"] is None and int_elements(report("bad")) == 256, "bad value not ignored")
 
 
+def case_no_room_for_shadow():
+    """Data mode under `ulimit -v` too small for the shadow's tables (64 MiB
+    of address space): a clear message, the program's output and status
+    as without zeroinst under the same limit, and a code-centric report
+    with exact counts (also when data mode alone was asked for)."""
+    import resource
+    limit = 48 << 20
+    def small():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    body = r"""
+int main (void) { init (); load_ones (100); printf ("ok\n"); return 7; }"""
+    plain = build("noshadow", body, plugin=False)
+    inst = build("noshadow", body)
+    for mode in ("code,data", "data"):
+        out = "noshadow-" + mode.replace(",", "-")
+        e = dict(os.environ, ZEROINST_MODE=mode, ZEROINST_OUTPUT=os.path.join(TMP, out))
+        p = subprocess.run([plain], capture_output=True, text=True, preexec_fn=small, timeout=60)
+        r = subprocess.run([inst], capture_output=True, text=True, env=e, cwd=TMP,
+                           preexec_fn=small, timeout=60)
+        check((r.returncode, r.stdout) == (p.returncode, p.stdout) == (7, "ok\n"),
+              "%s: status %d stdout %r (plain %d %r)" % (mode, r.returncode, r.stdout,
+                                                           p.returncode, p.stdout))
+        check("zeroinst: data-centric analysis off: cannot reserve 64 MiB of address space"
+              in r.stderr, "%s: stderr %r" % (mode, r.stderr))
+        rep = report(out)
+        check(rep["modes"] == ["code"] and not rep.get("data"), "%s: modes %r data %r"
+              % (mode, rep["modes"], rep.get("data")))
+        check(int_elements(rep) == 100, "%s: elements %d, expected 100" % (mode, int_elements(rep)))
+
+
 def case_bad_plugin_options():
     valid = "valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts"
     plugin_error(["-fplugin-arg-zeroinst-bogus"], "unknown option", "bogus", valid)

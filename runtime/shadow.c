@@ -1,0 +1,327 @@
+/* shadow.c - the shadow of byte states (shadow.h): reservation, chunks,
+   and what the object code (objects.c, heap.c) does with an object's
+   range: count, clear, move.
+
+   Two levels.  A top table per kind holds one chunk pointer per region of
+   64 MiB of the 48-bit address space (2^22 pointers: 32 MiB reserved with
+   MAP_NORESERVE, of which a program touches a page or two); a chunk, the
+   16 MiB shadow of one region, is mapped (also MAP_NORESERVE) on the
+   region's first mark, so only shadow pages of lines that were marked
+   take memory.  One flat reservation of the whole range would spare a
+   load per mark, but it does not fit everywhere: qemu-user keeps state for
+   every reserved guest page (6 MB of memory per GiB reserved, measured:
+   a flat shadow of a 39-bit guest costs it 1.6 GB), and it fails under
+   `ulimit -v` and next to AddressSanitizer's own shadow.  */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "runtime.h"
+#include "shadow.h"
+
+uint32_t **zi_shadow_top[ZI_SHADOW_KINDS];
+
+#define REGIONS ((size_t) 1 << (ZI_SHADOW_BITS - ZI_SHADOW_REGION_BITS))
+#define CHUNK_WORDS ((size_t) 1 << (ZI_SHADOW_REGION_BITS - 4))
+#define CHUNK_BYTES (CHUNK_WORDS * sizeof (uint32_t))
+
+/* BYTES of zeroed memory whose pages are taken when written.  Huge pages
+   are refused: with transparent huge pages "always" one mark would take
+   2 MiB instead of a page (measured: 512 sparse marks cost 1 GB).  */
+static void *
+reserve (size_t bytes)
+{
+  void *p = mmap (NULL, bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+#ifdef MADV_NOHUGEPAGE
+  madvise (p, bytes, MADV_NOHUGEPAGE);
+#endif
+  return p;
+}
+
+int
+zi_shadow_init (void)
+{
+  for (int k = 0; k < ZI_SHADOW_KINDS; k++)
+    {
+      if (zi_shadow_top[k])
+        continue;
+      if (!(zi_shadow_top[k] = reserve (REGIONS * sizeof (uint32_t *))))
+        {
+          for (int j = 0; j < k; j++)
+            {
+              munmap (zi_shadow_top[j], REGIONS * sizeof (uint32_t *));
+              zi_shadow_top[j] = NULL;
+            }
+          zi_warn ("data-centric analysis off: cannot reserve %zu MiB of address space for "
+                   "its shadow tables (%s); code-centric figures are still collected",
+                   ZI_SHADOW_KINDS * REGIONS * sizeof (uint32_t *) >> 20, strerror (errno));
+          return -1;
+        }
+    }
+  return 0;
+}
+
+uint32_t *
+zi_shadow_chunk_slow (int kind, uintptr_t addr)
+{
+  /* After a chunk could not be mapped, none is tried again: each mark
+     into an unmapped region would otherwise retry (and fail) the mmap.  */
+  static int warned_high, failed;
+  if (addr >> ZI_SHADOW_BITS)
+    {
+      if (!__atomic_exchange_n (&warned_high, 1, __ATOMIC_RELAXED))
+        zi_warn ("data: objects above 2^%d bytes of address space have no byte states; "
+                 "their bytes count as never loaded", ZI_SHADOW_BITS);
+      return NULL;
+    }
+  uint32_t **slot = &zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS];
+  uint32_t *c = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
+  if (c)
+    return c;
+  if (__atomic_load_n (&failed, __ATOMIC_RELAXED))
+    return NULL;
+  uint32_t *fresh = reserve (CHUNK_BYTES);
+  if (!fresh)
+    {
+      if (!__atomic_exchange_n (&failed, 1, __ATOMIC_RELAXED))
+        zi_warn ("data: cannot map shadow memory (%s); bytes of objects in memory not "
+                 "marked before count as never loaded", strerror (errno));
+      return NULL;
+    }
+  if (__atomic_compare_exchange_n (slot, &c, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return fresh;
+  munmap (fresh, CHUNK_BYTES);    /* another thread mapped it first */
+  return c;
+}
+
+static void
+or_bits (uint32_t *w, uint32_t bits)
+{
+  if ((__atomic_load_n (w, __ATOMIC_RELAXED) & bits) != bits)
+    __atomic_fetch_or (w, bits, __ATOMIC_RELAXED);
+}
+
+void
+zi_shadow_mark_across (int kind, uintptr_t addr, unsigned n, uint64_t lo, uint64_t hi)
+{
+  uint32_t loaded = n >= 16 ? 0xffffu : (1u << n) - 1;
+  uint32_t nonzero = (zi_nonzero_bytes (lo) | (n > 8 ? zi_nonzero_bytes (hi) << 8 : 0)) & loaded;
+  unsigned at = addr & 15;
+  uint64_t l = (uint64_t) loaded << at, z = (uint64_t) nonzero << at;
+  uint32_t *w = zi_shadow_word (kind, addr);
+  if (w)
+    or_bits (w, (uint32_t) (l & 0xffff) | (uint32_t) (z & 0xffff) << 16);
+  /* The next line may be in the next region.  */
+  w = zi_shadow_word (kind, (addr | 15) + 1);
+  if (w)
+    or_bits (w, (uint32_t) (l >> 16) | (uint32_t) (z >> 16) << 16);
+}
+
+/* The word of ADDR's line if its chunk exists (never maps one).  */
+static uint32_t *
+word_if_any (int kind, uintptr_t addr)
+{
+  if (addr >> ZI_SHADOW_BITS)
+    return NULL;
+  uint32_t *c = __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
+                                 __ATOMIC_ACQUIRE);
+  return c ? c + ((addr >> 4) & (CHUNK_WORDS - 1)) : NULL;
+}
+
+uint32_t
+zi_shadow_line (int kind, uintptr_t addr)
+{
+  uint32_t *w = word_if_any (kind, addr);
+  return w ? __atomic_load_n (w, __ATOMIC_RELAXED) : 0;
+}
+
+unsigned
+zi_shadow_state (int kind, uintptr_t addr)
+{
+  uint32_t w = zi_shadow_line (kind, addr) >> (addr & 15);
+  return (w & 1 ? ZI_MAP_LOADED : 0) | (w & 0x10000 ? ZI_MAP_NONZERO : 0);
+}
+
+/* The bits of the bytes of [BASE, BASE + SIZE) in the line at LINE, in
+   the low half of a shadow word.  */
+static uint32_t
+line_mask (uintptr_t line, uintptr_t base, size_t size)
+{
+  uintptr_t lo = base > line ? base - line : 0;
+  uintptr_t hi = base + size - line < 16 ? base + size - line : 16;
+  return (uint32_t) (((1u << hi) - 1) & ~((1u << lo) - 1));
+}
+
+/* Call FN (WORD, MASK, ARG) for each line of [BASE, BASE + SIZE) whose
+   chunk exists: MASK has the line's bytes in the range.  Lines of
+   unmapped chunks are skipped a region at a time.  */
+static void
+each_line (int kind, uintptr_t base, size_t size,
+           void (*fn) (uint32_t *, uint32_t, void *), void *arg)
+{
+  if (!size)
+    return;
+  uintptr_t end = base + size, line = base & ~(uintptr_t) 15;
+  while (line < end)
+    {
+      uintptr_t region_end = (line | (((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1)) + 1;
+      uint32_t *w = word_if_any (kind, line);
+      if (!w)
+        {
+          line = region_end;
+          continue;
+        }
+      uintptr_t stop = end < region_end ? end : region_end;
+      for (; line < stop; line += 16, w++)
+        fn (w, line_mask (line, base, size), arg);
+    }
+}
+
+struct counts {
+  uint64_t loaded, nonzero;
+};
+
+static void
+count_line (uint32_t *w, uint32_t mask, void *arg)
+{
+  struct counts *c = arg;
+  uint32_t v = *w;
+  if (!v)
+    return;
+  c->loaded += (unsigned) __builtin_popcount (v & mask);
+  c->nonzero += (unsigned) __builtin_popcount ((v >> 16) & mask);
+}
+
+void
+zi_shadow_count (int kind, uintptr_t base, size_t size, uint64_t *never, uint64_t *zero)
+{
+  struct counts c = { 0, 0 };
+  each_line (kind, base, size, count_line, &c);
+  *never = size - c.loaded;
+  *zero = c.loaded - c.nonzero;
+}
+
+static void
+clear_line (uint32_t *w, uint32_t mask, void *arg)
+{
+  (void) arg;
+  if (!*w)
+    return;           /* do not write into untouched shadow pages */
+  if (mask == 0xffff)
+    *w = 0;
+  else
+    __atomic_fetch_and (w, ~(mask | mask << 16), __ATOMIC_RELAXED);
+}
+
+void
+zi_shadow_clear (int kind, uintptr_t base, size_t size)
+{
+  /* The shadow pages wholly inside a large range go back to the system:
+     their memory is returned and they read as zero again.  A shadow page
+     covers 4 pages of addresses (chunks are page-aligned).  */
+  static size_t page;
+  if (!page)
+    {
+      long p = sysconf (_SC_PAGESIZE);
+      page = p > 0 ? (size_t) p : 4096;
+    }
+  size_t span = 4 * page;
+  uintptr_t first = (base + span - 1) & ~(uintptr_t) (span - 1);
+  uintptr_t last = (base + size) & ~(uintptr_t) (span - 1);
+  if (size < 256 * span || last <= first)
+    {
+      each_line (kind, base, size, clear_line, NULL);
+      return;
+    }
+  each_line (kind, base, first - base, clear_line, NULL);
+  for (uintptr_t a = first; a < last;)
+    {
+      uintptr_t region_end = (a | (((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1)) + 1;
+      uintptr_t stop = last < region_end ? last : region_end;
+      uint32_t *w = word_if_any (kind, a);
+      if (w && madvise (w, (stop - a) / 4, MADV_DONTNEED) != 0)
+        each_line (kind, a, stop - a, clear_line, NULL);
+      a = stop;
+    }
+  each_line (kind, last, base + size - last, clear_line, NULL);
+}
+
+/* Copy the states of the N bytes at FROM to the N bytes at TO, in the
+   direction that reads each byte before it is overwritten (the ranges may
+   overlap).  Line by line when both are 16-byte aligned (malloc's
+   blocks), else byte by byte.  */
+static void
+copy_states (int kind, uintptr_t from, uintptr_t to, size_t n)
+{
+  int down = to < from;
+  if (!((from | to) & 15))
+    {
+      size_t lines = (n + 15) / 16;
+      for (size_t i = 0; i < lines; i++)
+        {
+          size_t k = down ? i : lines - 1 - i;
+          uint32_t mask = k == n / 16 ? (1u << (n & 15)) - 1 : 0xffff;
+          uint32_t v = zi_shadow_line (kind, from + 16 * k) & (mask | mask << 16);
+          uint32_t *w = v || zi_shadow_line (kind, to + 16 * k) ? zi_shadow_word (kind, to + 16 * k)
+                                                                 : NULL;
+          if (w && (*w & (mask | mask << 16)) != v)
+            {
+              if (mask == 0xffff)
+                *w = v;
+              else
+                {
+                  __atomic_fetch_and (w, ~(mask | mask << 16), __ATOMIC_RELAXED);
+                  __atomic_fetch_or (w, v, __ATOMIC_RELAXED);
+                }
+            }
+        }
+      return;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t k = down ? i : n - 1 - i;
+      uintptr_t s = from + k, d = to + k;
+      unsigned st = zi_shadow_state (kind, s);
+      uint32_t *w = st || zi_shadow_line (kind, d) ? zi_shadow_word (kind, d) : NULL;
+      if (!w)
+        continue;
+      uint32_t bit = 1u << (d & 15);
+      uint32_t set = (st & ZI_MAP_LOADED ? bit : 0) | (st & ZI_MAP_NONZERO ? bit << 16 : 0);
+      if ((*w & (bit | bit << 16)) != set)
+        {
+          __atomic_fetch_and (w, ~(bit | bit << 16), __ATOMIC_RELAXED);
+          __atomic_fetch_or (w, set, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+/* Clear [LO, HI) minus [XLO, XHI).  */
+static void
+clear_outside (int kind, uintptr_t lo, uintptr_t hi, uintptr_t xlo, uintptr_t xhi)
+{
+  if (xlo < lo)
+    xlo = lo;
+  if (xhi > hi)
+    xhi = hi;
+  if (xlo >= xhi)
+    {
+      zi_shadow_clear (kind, lo, hi - lo);
+      return;
+    }
+  zi_shadow_clear (kind, lo, xlo - lo);
+  zi_shadow_clear (kind, xhi, hi - xhi);
+}
+
+void
+zi_shadow_resize (int kind, uintptr_t from, size_t old_size, uintptr_t to, size_t new_size)
+{
+  size_t keep = old_size < new_size ? old_size : new_size;
+  if (from != to)
+    copy_states (kind, from, to, keep);
+  /* The old bytes that are not the surviving ones (which includes new
+     bytes where old ones were: they start never loaded).  */
+  clear_outside (kind, from, from + old_size, to, to + keep);
+}

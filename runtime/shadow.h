@@ -1,0 +1,114 @@
+/* shadow.h - the byte states of data objects in shadow memory (shadow.c).
+
+   Per kind of load (integer, floating point) every byte of the address
+   space has two state bits, loaded and seen non-zero, kept in a shadow:
+   the 16 bytes at a 16-byte aligned address share one 32-bit word, bit k
+   "byte k loaded", bit 16 + k "byte k seen non-zero".  One element of up
+   to 16 bytes within a 16-byte line is then one OR into one word; an OR
+   that changes nothing (the common case: states saturate) is not made,
+   and one that does is atomic, because threads marking neighbouring bytes
+   of one word would otherwise lose each other's bits.
+
+   Marks only ever land inside live objects (the analysis clips elements
+   to their object) and an object's states are cleared when it goes away,
+   so the states of a new object start clean.  */
+#ifndef ZEROINST_SHADOW_H
+#define ZEROINST_SHADOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The shadow covers addresses below 1 << ZI_SHADOW_BITS, cut in regions
+   of 1 << ZI_SHADOW_REGION_BITS bytes, each with a chunk of a quarter of
+   that per kind, mapped when first marked.  */
+#define ZI_SHADOW_BITS 48
+#define ZI_SHADOW_REGION_BITS 26
+#define ZI_SHADOW_KINDS 2
+
+/* Per kind, the chunk of each region (NULL: nothing marked there).  */
+extern uint32_t **zi_shadow_top[ZI_SHADOW_KINDS] __attribute__ ((visibility ("hidden")));
+
+/* 0 when the shadow is ready; -1 (and a warning said why) when its tables
+   cannot be reserved: data mode cannot run.  */
+int zi_shadow_init (void) __attribute__ ((visibility ("hidden")));
+
+/* The chunk for ADDR, mapped on demand; NULL if ADDR is beyond the shadow
+   or memory ran out (the bytes then stay "never loaded").  */
+uint32_t *zi_shadow_chunk_slow (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
+
+static inline uint32_t *
+zi_shadow_word (int kind, uintptr_t addr)
+{
+  uint32_t *c = addr >> ZI_SHADOW_BITS ? NULL
+                : __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
+                                   __ATOMIC_RELAXED);
+  if (__builtin_expect (!c, 0) && !(c = zi_shadow_chunk_slow (kind, addr)))
+    return NULL;
+  return c + ((addr >> 4) & ((1u << (ZI_SHADOW_REGION_BITS - 4)) - 1));
+}
+
+/* Bit k set iff byte k of V is non-zero.  */
+static inline unsigned
+zi_nonzero_bytes (uint64_t v)
+{
+  v |= v >> 4;
+  v |= v >> 2;
+  v |= v >> 1;
+  return (unsigned) (((v & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+}
+
+/* An element that crosses into the next line (shadow.c).  */
+void zi_shadow_mark_across (int kind, uintptr_t addr, unsigned n, uint64_t lo, uint64_t hi)
+    __attribute__ ((visibility ("hidden")));
+
+/* Mark the N (1..16) bytes at ADDR, whose line's word is W, loaded, and
+   non-zero where the bytes of the value (LO, then HI) are.  Nothing is
+   computed when the bytes are all "seen non-zero" already.  */
+static inline void
+zi_shadow_mark_word (uint32_t *w, int kind, uintptr_t addr, unsigned n, uint64_t lo,
+                     uint64_t hi)
+{
+  unsigned at = addr & 15;
+  if (__builtin_expect (at + n > 16, 0))
+    {
+      zi_shadow_mark_across (kind, addr, n, lo, hi);
+      return;
+    }
+  uint32_t loaded = (n >= 16 ? 0xffffu : (1u << n) - 1) << at;
+  uint32_t cur = __atomic_load_n (w, __ATOMIC_RELAXED);
+  if ((cur & (loaded | loaded << 16)) == (loaded | loaded << 16))
+    return;
+  uint32_t nonzero = 0;
+  if (lo | hi)
+    nonzero = ((zi_nonzero_bytes (lo) | (n > 8 ? zi_nonzero_bytes (hi) << 8 : 0)) << at) & loaded;
+  uint32_t bits = loaded | nonzero << 16;
+  if ((cur & bits) != bits)
+    __atomic_fetch_or (w, bits, __ATOMIC_RELAXED);
+}
+
+/* The same, finding the word.  */
+static inline void
+zi_shadow_mark (int kind, uintptr_t addr, unsigned n, uint64_t lo, uint64_t hi)
+{
+  uint32_t *w = zi_shadow_word (kind, addr);
+  if (w)
+    zi_shadow_mark_word (w, kind, addr, n, lo, hi);
+}
+
+/* Never-loaded and always-zero bytes of [BASE, BASE + SIZE).  */
+void zi_shadow_count (int kind, uintptr_t base, size_t size, uint64_t *never, uint64_t *zero)
+    __attribute__ ((visibility ("hidden")));
+/* Forget the states of [BASE, BASE + SIZE) (no mark may run on it).  */
+void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
+/* The object of OLD_SIZE bytes at FROM is now NEW_SIZE bytes at TO (the
+   ranges may overlap): the bytes that survive keep their states, the rest
+   of the old range is cleared.  New bytes outside the old range are not
+   touched: they have no states, as marks land in live objects only.  */
+void zi_shadow_resize (int kind, uintptr_t from, size_t old_size, uintptr_t to, size_t new_size)
+    __attribute__ ((visibility ("hidden")));
+/* The state (ZI_MAP_LOADED | ZI_MAP_NONZERO) of the byte at ADDR; and
+   whether the 16 bytes of ADDR's line have any state at all.  */
+unsigned zi_shadow_state (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
+uint32_t zi_shadow_line (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
+
+#endif

@@ -1,0 +1,122 @@
+/* shadow_diff.c - the shadow of byte states (runtime/shadow.c) against a
+   plain array of states, one per byte of a window of the address space.
+
+   The window straddles a region boundary (a chunk is mapped per 64 MiB
+   region), so marks, counts, clears and moves cross from one chunk to the
+   next.  Random operations: marks of 1..16 bytes at any alignment with
+   random values, counts of random ranges, clears (small, and large ones
+   that give whole shadow pages back), and resizes of random ranges to
+   random places, overlapping or not, aligned to 16 bytes or not (a
+   realloc).  A mark beyond the shadow's range changes nothing.
+   Exit status 0 when every count and every state agree.  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+#include "shadow.h"
+#include "random.h"
+
+void zi_warn (const char *fmt, ...) { (void) fmt; }
+
+#define WINDOW (12u << 20)
+static unsigned char ref[ZI_SHADOW_KINDS][WINDOW];
+static uintptr_t base;
+static long bad;
+
+static uintptr_t
+pick (size_t room)
+{
+  return base + rnd () % (WINDOW - room);
+}
+
+static void
+check_count (int iter, int kind, uintptr_t a, size_t n)
+{
+  uint64_t never, zero, want_never = 0, want_zero = 0;
+  zi_shadow_count (kind, a, n, &never, &zero);
+  for (size_t i = 0; i < n; i++)
+    {
+      unsigned s = ref[kind][a - base + i];
+      want_never += !s;
+      want_zero += s == ZI_MAP_LOADED;
+    }
+  if ((never != want_never || zero != want_zero) && bad++ < 5)
+    printf ("op %d: count [%#lx, +%zu) kind %d: never %lu/%lu zero %lu/%lu\n", iter,
+            (unsigned long) a, n, kind, never, want_never, zero, want_zero);
+}
+
+int
+main (void)
+{
+  rs = 0x9e3779b97f4a7c15ull;
+  if (zi_shadow_init () < 0)
+    return 1;
+  /* 1 MiB before the boundary of regions 40 and 41, 11 MiB after.  */
+  base = ((uintptr_t) 41 << ZI_SHADOW_REGION_BITS) - (1u << 20);
+  for (int iter = 0; iter < 200000; iter++)
+    {
+      int kind = rnd () % ZI_SHADOW_KINDS;
+      unsigned op = rnd () % 100;
+      if (op < 70)
+        {
+          unsigned n = 1 + rnd () % 16;
+          uintptr_t a = rnd () % 4 ? pick (n) : base + (1u << 20) - rnd () % 24;
+          uint64_t lo = rnd () % 3 ? rnd () >> (rnd () % 64) : 0;
+          uint64_t hi = rnd () % 2 ? rnd () >> (rnd () % 64) : 0;
+          if (rnd () % 8 == 0)
+            lo &= 0xff00ff0000ff00ffull;
+          zi_shadow_mark (kind, a, n, lo, hi);
+          for (unsigned k = 0; k < n; k++)
+            {
+              unsigned byte = (unsigned) ((k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8))) & 0xff);
+              ref[kind][a - base + k] |= ZI_MAP_LOADED | (byte ? ZI_MAP_NONZERO : 0);
+            }
+        }
+      else if (op < 85)
+        {
+          size_t n = rnd () % 3 ? rnd () % 200 : rnd () % 100000;
+          check_count (iter, kind, pick (n), n);
+        }
+      else if (op < 92)
+        {
+          size_t n = rnd () % 4 ? rnd () % 300 : rnd () % (WINDOW / 2);
+          uintptr_t a = pick (n);
+          zi_shadow_clear (kind, a, n);
+          memset (&ref[kind][a - base], 0, n);
+        }
+      else
+        {
+          size_t old_n = rnd () % 3 ? rnd () % 500 : rnd () % 60000;
+          size_t new_n = rnd () % 3 ? rnd () % 500 : rnd () % 60000;
+          size_t room = old_n > new_n ? old_n : new_n;
+          uintptr_t from = pick (room), to = rnd () % 3 ? pick (room) : from + rnd () % 64 - 32;
+          if (to < base || to + room > base + WINDOW)
+            to = from;
+          if (rnd () % 2)
+            from &= ~(uintptr_t) 15, to &= ~(uintptr_t) 15;
+          zi_shadow_resize (kind, from, old_n, to, new_n);
+          size_t keep = old_n < new_n ? old_n : new_n;
+          unsigned char *saved = malloc (keep + 1);
+          memcpy (saved, &ref[kind][from - base], keep);
+          /* The old range is cleared, the surviving bytes copied; new
+             bytes outside the old range keep their states (in the
+             runtime they have none: marks land in live objects only).  */
+          memset (&ref[kind][from - base], 0, old_n);
+          memcpy (&ref[kind][to - base], saved, keep);
+          free (saved);
+        }
+    }
+  /* Beyond the shadow: nothing happens, nothing breaks.  */
+  zi_shadow_mark (0, (uintptr_t) 1 << ZI_SHADOW_BITS, 8, ~0ull, 0);
+  uint64_t never, zero;
+  zi_shadow_count (0, (uintptr_t) 1 << ZI_SHADOW_BITS, 64, &never, &zero);
+  if (never != 64 || zero)
+    bad++, printf ("beyond the shadow: never %lu zero %lu\n", never, zero);
+  for (int kind = 0; kind < ZI_SHADOW_KINDS; kind++)
+    for (size_t i = 0; i < WINDOW; i++)
+      if (zi_shadow_state (kind, base + i) != ref[kind][i] && bad++ < 10)
+        printf ("kind %d byte %#lx: state %u, expected %u\n", kind,
+                (unsigned long) (base + i), zi_shadow_state (kind, base + i), ref[kind][i]);
+  printf ("%ld mismatches\n", bad);
+  return bad != 0;
+}
