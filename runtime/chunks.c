@@ -6,23 +6,36 @@
    and 64 KiB; a tier's chunk is its size limit, so a block spans one or
    two chunks of its tier.  Each table is open addressing with linear
    probing, keyed by chunk: a block has a slot in the probe run of each of
-   its chunks, and the slot holds the block's range.  Finding the block at
+   its chunks, and the slot holds the block's base.  Finding the block at
    an address reads a few adjacent slots (the blocks of one chunk sit
-   together; a chunk holds at most about 16 blocks of its tier) and
-   touches no block until it has found it: one or two cache misses where a
-   search tree takes one per level.  A table is at most three quarters
+   together; a chunk holds at most about 16 blocks of its tier) and then
+   one block, the only candidate: one or two cache misses where a search
+   tree takes one per level.  A table is at most three quarters
    full; deleting moves later slots of the run back (no tombstones).
-   Memory: one or two 24-byte slots per block.  All calls hold the
+   Memory: one or two 16-byte slots per block.  All calls hold the
    objects' write lock, except zi_chunks_at (read lock).  */
 #include <stdlib.h>
 #include "runtime.h"
 
+/* A slot: the block's base (to find its chunk without touching the
+   block) and its object, whose low bit says which of the block's chunks
+   the slot stands for.  0: empty.  */
 struct slot {
   uintptr_t base;
-  uint32_t size;
-  uint32_t which;            /* 0: empty; 1: the block's first chunk; 2: its second */
-  struct zi_object *o;
+  uintptr_t o_which;         /* (uintptr_t) object | (0: first chunk, 1: second) */
 };
+
+static inline unsigned
+slot_which (const struct slot *s)
+{
+  return s->o_which ? (unsigned) (s->o_which & 1) + 1 : 0;
+}
+
+static inline struct zi_object *
+slot_object (const struct slot *s)
+{
+  return (struct zi_object *) (s->o_which & ~(uintptr_t) 1);
+}
 struct table {
   unsigned shift;            /* chunks of 1 << shift bytes; blocks of at most that */
   struct slot *slots;        /* mask + 1 of them, NULL until the first block */
@@ -54,7 +67,7 @@ home (uintptr_t chunk, size_t mask)
 static uintptr_t
 slot_chunk (const struct table *t, const struct slot *s)
 {
-  return (s->base >> t->shift) + (s->which - 1);
+  return (s->base >> t->shift) + (s->o_which & 1);
 }
 
 /* The chunks of a block at BASE of SIZE bytes in T (*C1 == *C0 if one).  */
@@ -69,7 +82,7 @@ static void
 put (const struct table *t, struct slot *slots, size_t mask, const struct slot *s)
 {
   size_t i = home (slot_chunk (t, s), mask);
-  while (slots[i].which)
+  while (slots[i].o_which)
     i = (i + 1) & mask;
   slots[i] = *s;
 }
@@ -79,7 +92,7 @@ put (const struct table *t, struct slot *slots, size_t mask, const struct slot *
 static void
 delete_slot (struct table *t, size_t i)
 {
-  for (size_t j = (i + 1) & t->mask; t->slots[j].which; j = (j + 1) & t->mask)
+  for (size_t j = (i + 1) & t->mask; t->slots[j].o_which; j = (j + 1) & t->mask)
     {
       size_t h = home (slot_chunk (t, &t->slots[j]), t->mask);
       if (((j - h) & t->mask) >= ((j - i) & t->mask))
@@ -88,7 +101,7 @@ delete_slot (struct table *t, size_t i)
           i = j;
         }
     }
-  t->slots[i].which = 0;
+  t->slots[i].o_which = 0;
   t->used--;
 }
 
@@ -96,8 +109,8 @@ delete_slot (struct table *t, size_t i)
 static void
 remove_slot (struct table *t, const struct zi_object *o, uintptr_t c)
 {
-  for (size_t i = home (c, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
-    if (t->slots[i].o == o && slot_chunk (t, &t->slots[i]) == c)
+  for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
+    if (slot_object (&t->slots[i]) == o && slot_chunk (t, &t->slots[i]) == c)
       {
         delete_slot (t, i);
         return;
@@ -129,7 +142,7 @@ zi_chunks_insert (struct zi_object *o)
       if (!slots)
         return 0;
       for (size_t i = 0; t->slots && i <= t->mask; i++)
-        if (t->slots[i].which)
+        if (t->slots[i].o_which)
           put (t, slots, n - 1, &t->slots[i]);
       free (t->slots);
       t->slots = slots;
@@ -137,12 +150,12 @@ zi_chunks_insert (struct zi_object *o)
     }
   uintptr_t c0, c1;
   chunks_of (t, o->base, o->size, &c0, &c1);
-  struct slot s = { o->base, (uint32_t) o->size, 1, o };
+  struct slot s = { o->base, (uintptr_t) o };
   put (t, t->slots, t->mask, &s);
   t->used++;
   if (c1 != c0)
     {
-      s.which = 2;
+      s.o_which |= 1;
       put (t, t->slots, t->mask, &s);
       t->used++;
     }
@@ -150,7 +163,9 @@ zi_chunks_insert (struct zi_object *o)
   return 1;
 }
 
-/* The block holding ADDR, or NULL.  */
+/* The block holding ADDR, or NULL.  Blocks do not overlap, so of the
+   blocks in ADDR's chunk only the one with the highest base at or below
+   ADDR can hold it: its object is the only one read.  */
 struct zi_object *
 zi_chunks_at (uintptr_t addr)
 {
@@ -160,9 +175,17 @@ zi_chunks_at (uintptr_t addr)
       if (!t->blocks)
         continue;
       uintptr_t c = addr >> t->shift;
-      for (size_t i = home (c, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
-        if (addr - t->slots[i].base < t->slots[i].size && slot_chunk (t, &t->slots[i]) == c)
-          return t->slots[i].o;
+      const struct slot *best = NULL;
+      for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
+        if (t->slots[i].base <= addr && (!best || t->slots[i].base > best->base)
+            && slot_chunk (t, &t->slots[i]) == c)
+          best = &t->slots[i];
+      if (best)
+        {
+          struct zi_object *o = slot_object (best);
+          if (addr - o->base < o->size)
+            return o;
+        }
     }
   return NULL;
 }
@@ -176,10 +199,10 @@ zi_chunks_take (uintptr_t base)
       struct table *t = &tiers[k];
       if (!t->blocks)
         continue;
-      for (size_t i = home (base >> t->shift, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
-        if (t->slots[i].base == base && t->slots[i].which == 1)
+      for (size_t i = home (base >> t->shift, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
+        if (t->slots[i].base == base && slot_which (&t->slots[i]) == 1)
           {
-            struct zi_object *o = t->slots[i].o;
+            struct zi_object *o = slot_object (&t->slots[i]);
             unlink_block (t, o);
             return o;
           }
@@ -192,7 +215,8 @@ zi_chunks_take (uintptr_t base)
 static int
 overlaps (const struct slot *s, uintptr_t base, uintptr_t end)
 {
-  return s->base < end && base < s->base + (s->size ? s->size : 1);
+  size_t size = slot_object (s)->size;
+  return s->base < end && base < s->base + (size ? size : 1);
 }
 
 /* Remove one block that overlaps [BASE, BASE+SIZE) and return it, or NULL
@@ -213,7 +237,7 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
       if (last - first < t->mask)
         {
           for (uintptr_t c = first; c <= last && found == (size_t) -1; c++)
-            for (size_t i = home (c, t->mask); t->slots[i].which; i = (i + 1) & t->mask)
+            for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
               if (slot_chunk (t, &t->slots[i]) == c && overlaps (&t->slots[i], base, end))
                 {
                   found = i;
@@ -223,7 +247,7 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
       else
         {
           for (size_t i = 0; i <= t->mask; i++)
-            if (t->slots[i].which && overlaps (&t->slots[i], base, end))
+            if (t->slots[i].o_which && overlaps (&t->slots[i], base, end))
               {
                 found = i;
                 break;
@@ -231,7 +255,7 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
         }
       if (found != (size_t) -1)
         {
-          struct zi_object *o = t->slots[found].o;
+          struct zi_object *o = slot_object (&t->slots[found]);
           unlink_block (t, o);
           return o;
         }
@@ -245,6 +269,6 @@ zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg)
 {
   for (int k = 0; k < TIERS; k++)
     for (size_t i = 0; tiers[k].slots && i <= tiers[k].mask; i++)
-      if (tiers[k].slots[i].which == 1)
-        fn (tiers[k].slots[i].o, arg);
+      if (slot_which (&tiers[k].slots[i]) == 1)
+        fn (slot_object (&tiers[k].slots[i]), arg);
 }

@@ -8,7 +8,7 @@
    blocks are in a treap (a binary search tree kept balanced by random
    priorities) ordered by address: O(log n) in the number of large blocks.
    Memory is one node per block, and for a block in the chunk tables one
-   or two 24-byte slots; byte states are in the shadow (shadow.c).
+   or two 16-byte slots; byte states are in the shadow (shadow.c).
 
    A block's group is its allocation path: the canonical calling-context
    node (contexts.c) of an "allocation" made under the current context at
