@@ -4,8 +4,9 @@
 
    Options (-fplugin-arg-zeroinst-...):
      out-of-line        call __zeroinst_count once per loaded element instead
-                        of the inline buffer append (slower; for debugging
-                        and for comparing the two paths)
+                        of the inline counter updates and data-mode appends
+                        (slower; the reference the inline code is compared
+                        with)
      include=PATTERNS   instrument only functions whose name matches one of
                         the ':'-separated fnmatch(3) PATTERNS (source name,
                         e.g. "solve*:ns::f*", or assembler name)
