@@ -215,8 +215,12 @@ zi_chunks_take (uintptr_t base)
 static int
 overlaps (const struct slot *s, uintptr_t base, uintptr_t end)
 {
-  size_t size = slot_object (s)->size;
-  return s->base < end && base < s->base + (size ? size : 1);
+  if (s->base >= end)
+    return 0;
+  if (s->base >= base)
+    return 1;
+  size_t size = slot_object (s)->size;     /* only for blocks that start before */
+  return base < s->base + (size ? size : 1);
 }
 
 /* Remove one block that overlaps [BASE, BASE+SIZE) and return it, or NULL

@@ -389,14 +389,19 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
         {
           /* Grown past the chunk tables: it needs a treap node.  */
           struct zi_object *b = object_new (size);
-          if (b)
+          if (!b)
+            {
+              bury (o);   /* as when it cannot be added */
+              o = NULL;
+            }
+          else
             {
               unsigned flags = b->flags;
               *b = *o;
               b->flags = flags;
+              object_free (o);
+              o = b;
             }
-          object_free (o);
-          o = b;
         }
       if (o && !add (o))
         {

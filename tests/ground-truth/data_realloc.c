@@ -1,9 +1,12 @@
 /* Data-centric analysis of many live blocks resized by realloc: 64 blocks
-   of 1 KiB grown to 4 KiB (large blocks, in the block tree) and 32 blocks
-   of 16 bytes grown to 2 KiB (small blocks, in the chunk table, that
-   become large), all live at once and interleaved, so the blocks that
-   move have neighbours in both structures.  Each object keeps its group
-   and its allocator (malloc) across realloc; its size is the final one.
+   of 1 KiB grown to 128 KiB (from the chunk tables into the block tree,
+   with an object of another shape: heap.c) and 32 blocks of 16 bytes
+   grown to 2 KiB (from one chunk tier to another), all live at once and
+   interleaved, so the blocks that move have neighbours in both
+   structures.  Each object keeps its group and its allocator (malloc)
+   across realloc; its size is the final one.  The big blocks are read
+   before they grow (8 elements) and after (the first 4 only): the states
+   of bytes 16..31 survive the move only if realloc carries them.
    (A block re-inserted with its old tree links once made a cycle in the
    tree: the next allocation never returned.)
    zeroinst-flags: -O1 -g
@@ -11,18 +14,20 @@
    expect-data-records: 5
    (the two groups, and the statics bigs, smalls and zero)
 
-   big block i (0..63): its first 8 int32 are i and are read: block 0 has
-   8 zero elements (32 redundant, always-zero bytes), blocks 1..63 have
-   3 zero high bytes per element (63 * 8 * 3 = 1512): 512 elements, 2048
-   bytes, 1544 redundant, 8 zero; never loaded 64 * (4096 - 32).
+   big block i (0..63): its first 8 int32 are i, read before the growth,
+   and the first 4 again after: 12 elements a block.  Block 0's are zero
+   (48 redundant bytes, 12 zero elements), blocks 1..63 have 3 zero high
+   bytes per element (63 * 12 * 3 = 2268): 768 elements, 3072 bytes, 2316
+   redundant, 12 zero.  Loaded bytes are the first 32 of each block:
+   always zero 32 + 63 * 24 = 1544, never loaded 64 * (131072 - 32).
    small block i (0..31): its 4 int32 are 0x101 * (i + 1) (both low bytes
    non-zero, 2 redundant): 128 elements, 512 bytes, 256 redundant;
    never loaded 32 * (2048 - 16).
-   expect-data: heap@alloc_big int path=main@alloc_big allocations=64 size=262144 elements=512 bytes=2048 redundant_bytes=1544 zero_elements=8 never_loaded_bytes=260096 always_zero_bytes=1544 map=1x3z1x3z1x3z1x3z1x3z1x3z1x3z1x3z4064n allocator=malloc
+   expect-data: heap@alloc_big int path=main@alloc_big allocations=64 size=8388608 elements=768 bytes=3072 redundant_bytes=2316 zero_elements=12 never_loaded_bytes=8386560 always_zero_bytes=1544 map=1x3z1x3z1x3z1x3z1x3z1x3z1x3z1x3z131040n allocator=malloc
    expect-data: heap@alloc_small int path=main@alloc_small allocations=32 size=65536 elements=128 bytes=512 redundant_bytes=256 zero_elements=0 never_loaded_bytes=65024 always_zero_bytes=256 map=2x2z2x2z2x2z2x2z2032n allocator=malloc
    expect-data: heap@realloc_big int absent
    expect-data: heap@realloc_small int absent
-   expect-data-total: heap.int.elements=640 heap.int.bytes=2560 heap.int.redundant_bytes=1800 heap.int.zero_elements=8
+   expect-data-total: heap.int.elements=896 heap.int.bytes=3584 heap.int.redundant_bytes=2572 heap.int.zero_elements=12
    expect-data-total: heap.float.elements=0 unknown.int.elements=0
 */
 #include <stdint.h>
@@ -58,18 +63,20 @@ main (void)
           smalls[i / 2] = q;
         }
     }
+  int64_t s = 0;
+  for (int i = 0; i < 64; i++)
+    s += sum32 (bigs[i], 8);
   /* Grow them in an order that is neither the allocation order nor
      address order.  */
   for (int k = 0; k < 64; k++)
     {
       int i = (k * 37) % 64;
-      bigs[i] = realloc (bigs[i], 4096);  // [[realloc_big]]
+      bigs[i] = realloc (bigs[i], 131072);  // [[realloc_big]]
       if (i % 2 == 0)
         smalls[i / 2] = realloc (smalls[i / 2], 2048);  // [[realloc_small]]
     }
-  int64_t s = 0;
   for (int i = 0; i < 64; i++)
-    s += sum32 (bigs[i], 8);
+    s += sum32 (bigs[i], 4);
   for (int i = 0; i < 32; i++)
     s += sum32 (smalls[i], 4);
   for (int i = 0; i < 64; i++)
