@@ -4,7 +4,7 @@
    chunks) come and go in a fake address space, with lookups of random
    addresses (in blocks, in gaps, at their edges), removals by base and
    removals of whatever overlaps a random range (small, or wider than a
-   table).  Exit status 0 when every answer matches the list's.  */
+   table; starting at a live block's base or at its last byte).  Exit status 0 when every answer matches the list's.  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,8 +138,15 @@ main (void)
         }
       else if (what < 14)
         {
-          /* remove what overlaps a range, one block at a time */
+          /* remove what overlaps a range, one block at a time; the range
+             starts anywhere, or at a live block's base, or ends just
+             after one (a zero-size block counts as one byte) */
           uintptr_t base = 0x10000000 + rnd () % (WINDOW);
+          if (nlive && rnd () % 3 == 0)
+            {
+              const struct zi_object *o = live[rnd () % nlive];
+              base = rnd () % 2 ? o->base : o->base + (o->size ? o->size : 1) - 1 - rnd () % 2;
+            }
           /* now and then wider than the tables (a pass over all slots) */
           size_t size = rnd () % 4 ? rnd () % 600 : rnd () % 50 ? rnd () % 200000 : rnd () % WINDOW;
           uintptr_t end = base + (size ? size : 1);
