@@ -2,47 +2,76 @@
    address through hash tables of chunks (heap.c keeps larger blocks in a
    tree, and everything else about blocks).
 
-   There are three tables (tiers), for blocks of at most 256 bytes, 4 KiB
-   and 64 KiB; a tier's chunk is its size limit, so a block spans one or
-   two chunks of its tier.  Each table is open addressing with linear
+   There are four tables (tiers), for blocks of at most 64 bytes, 256
+   bytes, 4 KiB and 64 KiB; a tier's chunk is its size limit, so a block
+   spans one or two chunks of its tier.  (Without the 64-byte tier, the
+   nodes of a tree of small blocks, allocated densely, put 5 or more
+   blocks in each 256-byte chunk and lookups walked long probe runs.)  Each table is open addressing with linear
    probing, keyed by chunk: a block has a slot in the probe run of each of
-   its chunks, and the slot holds the block's base.  Finding the block at
+   its chunks, and the slot holds the block's range.  Finding the block at
    an address reads a few adjacent slots (the blocks of one chunk sit
-   together; a chunk holds at most about 16 blocks of its tier) and then
-   one block, the only candidate: one or two cache misses where a search
-   tree takes one per level.  A table is at most three quarters
+   together; a chunk holds at most a few blocks of its tier) and
+   touches no block until it has found it: one or two cache misses where
+   a search tree takes one per level.  (A lookup that read only bases
+   and then the one candidate block had to scan every probe run to its
+   end: 5.5 times the instructions on a tree of small nodes.)  A table is at most three quarters
    full; deleting moves later slots of the run back (no tombstones).
-   Memory: one or two 16-byte slots per block.  All calls hold the
+   Memory: one or two 16-byte slots per block; blocks at or above 2^48
+   (not made by Linux without a hint) go to heap.c's tree.  All calls hold the
    objects' write lock, except zi_chunks_at (read lock).  */
 #include <stdlib.h>
 #include "runtime.h"
 
-/* A slot: the block's base (to find its chunk without touching the
-   block) and its object, whose low bit says which of the block's chunks
-   the slot stands for.  0: empty.  */
+/* A slot: the block's base and size in one word (the base below 2^48,
+   the size less one above it), so that a lookup decides from the slot
+   alone, and its object, whose low bits say which of the block's chunks
+   the slot stands for and whether the block has no bytes.  0: empty.  */
 struct slot {
-  uintptr_t base;
-  uintptr_t o_which;         /* (uintptr_t) object | (0: first chunk, 1: second) */
+  uint64_t range;            /* base | (size - 1) << 48 */
+  uintptr_t o_which;         /* (uintptr_t) object | SECOND | EMPTY_BLOCK */
 };
+#define SECOND 1u            /* the slot of the block's second chunk */
+#define EMPTY_BLOCK 2u       /* a block of 0 bytes */
+
+static inline uintptr_t
+slot_base (const struct slot *s)
+{
+  return (uintptr_t) (s->range & ((1ull << 48) - 1));
+}
+
+/* Does slot S's block hold ADDR?  */
+static inline int
+slot_holds (const struct slot *s, uintptr_t addr)
+{
+  return !(s->o_which & EMPTY_BLOCK) && addr - slot_base (s) <= (uintptr_t) (s->range >> 48);
+}
+
+static inline size_t
+slot_size (const struct slot *s)
+{
+  return s->o_which & EMPTY_BLOCK ? 0 : (size_t) (s->range >> 48) + 1;
+}
 
 static inline unsigned
 slot_which (const struct slot *s)
 {
-  return s->o_which ? (unsigned) (s->o_which & 1) + 1 : 0;
+  return s->o_which ? (unsigned) (s->o_which & SECOND) + 1 : 0;
 }
 
 static inline struct zi_object *
 slot_object (const struct slot *s)
 {
-  return (struct zi_object *) (s->o_which & ~(uintptr_t) 1);
+  return (struct zi_object *) (s->o_which & ~(uintptr_t) (SECOND | EMPTY_BLOCK));
 }
+_Static_assert (_Alignof (struct zi_object) >= 4, "two low bits of object pointers");
+
 struct table {
   unsigned shift;            /* chunks of 1 << shift bytes; blocks of at most that */
   struct slot *slots;        /* mask + 1 of them, NULL until the first block */
   size_t mask, blocks, used;
 };
-#define TIERS 3
-static struct table tiers[TIERS] = { { .shift = 8 }, { .shift = 12 }, { .shift = 16 } };
+#define TIERS 4
+static struct table tiers[TIERS] = { { .shift = 6 }, { .shift = 8 }, { .shift = 12 }, { .shift = 16 } };
 _Static_assert (ZI_CHUNK_MAX == 1 << 16, "the last tier's chunk");
 
 /* The tier for a block of SIZE bytes, or NULL (larger than ZI_CHUNK_MAX).  */
@@ -67,7 +96,7 @@ home (uintptr_t chunk, size_t mask)
 static uintptr_t
 slot_chunk (const struct table *t, const struct slot *s)
 {
-  return (s->base >> t->shift) + (s->o_which & 1);
+  return (slot_base (s) >> t->shift) + (s->o_which & SECOND);
 }
 
 /* The chunks of a block at BASE of SIZE bytes in T (*C1 == *C0 if one).  */
@@ -150,12 +179,13 @@ zi_chunks_insert (struct zi_object *o)
     }
   uintptr_t c0, c1;
   chunks_of (t, o->base, o->size, &c0, &c1);
-  struct slot s = { o->base, (uintptr_t) o };
+  struct slot s = { (uint64_t) o->base | (uint64_t) (o->size ? o->size - 1 : 0) << 48,
+                    (uintptr_t) o | (o->size ? 0 : EMPTY_BLOCK) };
   put (t, t->slots, t->mask, &s);
   t->used++;
   if (c1 != c0)
     {
-      s.o_which |= 1;
+      s.o_which |= SECOND;
       put (t, t->slots, t->mask, &s);
       t->used++;
     }
@@ -163,9 +193,7 @@ zi_chunks_insert (struct zi_object *o)
   return 1;
 }
 
-/* The block holding ADDR, or NULL.  Blocks do not overlap, so of the
-   blocks in ADDR's chunk only the one with the highest base at or below
-   ADDR can hold it: its object is the only one read.  */
+/* The block holding ADDR, or NULL.  */
 struct zi_object *
 zi_chunks_at (uintptr_t addr)
 {
@@ -175,17 +203,9 @@ zi_chunks_at (uintptr_t addr)
       if (!t->blocks)
         continue;
       uintptr_t c = addr >> t->shift;
-      const struct slot *best = NULL;
       for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
-        if (t->slots[i].base <= addr && (!best || t->slots[i].base > best->base)
-            && slot_chunk (t, &t->slots[i]) == c)
-          best = &t->slots[i];
-      if (best)
-        {
-          struct zi_object *o = slot_object (best);
-          if (addr - o->base < o->size)
-            return o;
-        }
+        if (slot_holds (&t->slots[i], addr) && slot_chunk (t, &t->slots[i]) == c)
+          return slot_object (&t->slots[i]);
     }
   return NULL;
 }
@@ -200,7 +220,7 @@ zi_chunks_take (uintptr_t base)
       if (!t->blocks)
         continue;
       for (size_t i = home (base >> t->shift, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
-        if (t->slots[i].base == base && slot_which (&t->slots[i]) == 1)
+        if (slot_base (&t->slots[i]) == base && slot_which (&t->slots[i]) == 1)
           {
             struct zi_object *o = slot_object (&t->slots[i]);
             unlink_block (t, o);
@@ -215,12 +235,8 @@ zi_chunks_take (uintptr_t base)
 static int
 overlaps (const struct slot *s, uintptr_t base, uintptr_t end)
 {
-  if (s->base >= end)
-    return 0;
-  if (s->base >= base)
-    return 1;
-  size_t size = slot_object (s)->size;     /* only for blocks that start before */
-  return base < s->base + (size ? size : 1);
+  size_t size = slot_size (s);
+  return slot_base (s) < end && base < slot_base (s) + (size ? size : 1);
 }
 
 /* Remove one block that overlaps [BASE, BASE+SIZE) and return it, or NULL

@@ -29,7 +29,8 @@
 #include <sys/mman.h>
 #include "runtime.h"
 
-/* A block larger than ZI_CHUNK_MAX: its object and its treap node.  */
+/* A block the chunk tables do not take (ZI_CHUNKS_FIT): its object and
+   its treap node.  */
 struct big {
   struct zi_object o;
   struct big *left, *right;
@@ -162,19 +163,19 @@ zi_heap_at (uintptr_t addr)
   return b && addr - b->o.base < b->o.size ? &b->o : NULL;
 }
 
-/* Objects of blocks up to ZI_CHUNK_MAX come from slabs (32 bytes each,
+/* Objects of blocks in the chunk tables come from slabs (32 bytes each,
    no allocator header: a program with millions of small blocks pays
-   that per block), larger ones carry their treap node.  Write lock held
+   that per block), the others carry their treap node.  Write lock held
    for both.  */
 static struct zi_object *free_small;
 static char *slab, *slab_end;
 #define SLAB_BYTES (1 << 20)
 
 static struct zi_object *
-object_new (size_t size)
+object_new (uintptr_t base, size_t size)
 {
   struct zi_object *o;
-  if (size > ZI_CHUNK_MAX)
+  if (!ZI_CHUNKS_FIT (base, size))
     {
       struct big *b = calloc (1, sizeof *b);
       if (!b)
@@ -307,12 +308,12 @@ group_for (const struct zi_node *node, const char *allocator)
 
 /* Add O to the chunk tables or the tree (write lock held); 0 if memory ran
    out.  Its links are set afresh: a block re-added after realloc still has
-   the old ones (kept, they made a cycle in the tree).  A block above
-   ZI_CHUNK_MAX has a big object (object_new, or zi_heap_moved).  */
+   the old ones (kept, they made a cycle in the tree).  A block the chunk
+   tables do not take has a big object (object_new, or zi_heap_moved).  */
 static int
 add (struct zi_object *o)
 {
-  if (o->size <= ZI_CHUNK_MAX)
+  if (ZI_CHUNKS_FIT (o->base, o->size))
     return zi_chunks_insert (o);
   struct big *b = (struct big *) o;
   b->left = b->right = NULL;
@@ -340,7 +341,7 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
      canonical node: the thread's own node goes when the thread ends.  */
   const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
   pthread_rwlock_wrlock (&zi_objects_lock);
-  struct zi_object *o = object_new (size);
+  struct zi_object *o = object_new ((uintptr_t) p, size);
   struct zi_group *g = o ? group_for (node, allocator) : NULL;
   if (!g)
     {
@@ -385,10 +386,10 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
          their states, which must not clear the moved ones.  */
       drop_overlaps ((uintptr_t) p, size);
       zi_object_resize (o, (uintptr_t) p, size);
-      if (size > ZI_CHUNK_MAX && !(o->flags & ZI_OBJECT_BIG))
+      if (!ZI_CHUNKS_FIT ((uintptr_t) p, size) && !(o->flags & ZI_OBJECT_BIG))
         {
           /* Grown past the chunk tables: it needs a treap node.  */
-          struct zi_object *b = object_new (size);
+          struct zi_object *b = object_new ((uintptr_t) p, size);
           if (!b)
             {
               bury (o);   /* as when it cannot be added */

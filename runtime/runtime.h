@@ -424,9 +424,10 @@ void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator) Z
 void zi_heap_untrack (void *p) ZI_HIDDEN;
 void zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
 struct zi_object *zi_heap_at (uintptr_t addr) ZI_HIDDEN;
-/* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes (write lock held,
-   but zi_chunks_at: read lock).  */
+/* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes below 2^48
+   (ZI_CHUNKS_FIT; write lock held, but zi_chunks_at: read lock).  */
 #define ZI_CHUNK_MAX 65536
+#define ZI_CHUNKS_FIT(base, size) ((size) <= ZI_CHUNK_MAX && !((uint64_t) (base) >> 48))
 int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;
 struct zi_object *zi_chunks_at (uintptr_t addr) ZI_HIDDEN;
 struct zi_object *zi_chunks_take (uintptr_t base) ZI_HIDDEN;
