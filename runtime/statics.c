@@ -47,7 +47,7 @@ static size_t nmodules;
 static unsigned long long seen_adds, seen_subs;
 /* The address range of each module's symbols, with their part of the
    sorted table: most loads that reach zi_static_at are to the heap, which
-   a look at these few ranges rules out without a search.  */
+   a bisection of these few ranges rules out without a search.  */
 struct span {
   uintptr_t lo, hi;
   size_t first, end;         /* table[first .. end) */
@@ -301,13 +301,23 @@ zi_static_at (uintptr_t addr)
   /* No spans for a non-empty table only if memory ran out: search it all.  */
   if (nspans || !ntable)
     {
-      size_t k = 0;
-      while (k < nspans && addr - spans[k].lo >= spans[k].hi - spans[k].lo)
-        k++;
-      if (k == nspans)
+      /* Spans are disjoint and sorted (from the sorted table): the last
+         one starting at or below ADDR, by bisection (a program with
+         twenty libraries made a linear scan a sixth of a tree walk's
+         data-mode instructions).  */
+      size_t a = 0, b = nspans;
+      while (a < b)
+        {
+          size_t mid = a + (b - a) / 2;
+          if (spans[mid].lo <= addr)
+            a = mid + 1;
+          else
+            b = mid;
+        }
+      if (!a || addr >= spans[a - 1].hi)
         return NULL;
-      lo = spans[k].first;
-      hi = spans[k].end;
+      lo = spans[a - 1].first;
+      hi = spans[a - 1].end;
     }
   while (lo < hi)
     {
