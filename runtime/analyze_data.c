@@ -36,8 +36,7 @@ mark (uint32_t *chunk, int kind, uintptr_t addr, size_t room, unsigned n, uint64
   if (n > room)
     n = (unsigned) room;
   if (chunk)
-    zi_shadow_mark_word (chunk + ((addr >> 4) & ((1u << (ZI_SHADOW_REGION_BITS - 4)) - 1)),
-                         kind, addr, n, lo, hi);
+    zi_shadow_mark_word (chunk + zi_shadow_index (addr), kind, addr, n, lo, hi);
   else
     zi_shadow_mark (kind, addr, n, lo, hi);
 }
@@ -167,7 +166,7 @@ site_line_for (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls
             {
               uint32_t *w = zi_shadow_word (kind, s->lo);
               if (w)
-                s->chunk = w - ((s->lo >> 4) & ((1u << (ZI_SHADOW_REGION_BITS - 4)) - 1));
+                s->chunk = w - zi_shadow_index (s->lo);
             }
         }
     }

@@ -128,7 +128,7 @@ word_if_any (int kind, uintptr_t addr)
     return NULL;
   uint32_t *c = __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
                                  __ATOMIC_ACQUIRE);
-  return c ? c + ((addr >> 4) & (CHUNK_WORDS - 1)) : NULL;
+  return c ? c + zi_shadow_index (addr) : NULL;
 }
 
 uint32_t

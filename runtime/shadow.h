@@ -25,6 +25,13 @@
 #define ZI_SHADOW_REGION_BITS 26
 #define ZI_SHADOW_KINDS 2
 
+/* The index of ADDR's word in its region's chunk.  */
+static inline size_t
+zi_shadow_index (uintptr_t addr)
+{
+  return (addr >> 4) & (((size_t) 1 << (ZI_SHADOW_REGION_BITS - 4)) - 1);
+}
+
 /* Per kind, the chunk of each region (NULL: nothing marked there).  */
 extern uint32_t **zi_shadow_top[ZI_SHADOW_KINDS] __attribute__ ((visibility ("hidden")));
 
@@ -44,7 +51,7 @@ zi_shadow_word (int kind, uintptr_t addr)
                                    __ATOMIC_RELAXED);
   if (__builtin_expect (!c, 0) && !(c = zi_shadow_chunk_slow (kind, addr)))
     return NULL;
-  return c + ((addr >> 4) & ((1u << (ZI_SHADOW_REGION_BITS - 4)) - 1));
+  return c + zi_shadow_index (addr);
 }
 
 /* Bit k set iff byte k of V is non-zero.  */
