@@ -34,29 +34,22 @@
    one execution counter per block.  A thread dying inside such a loop
    loses that loop's current counts only.
 
-   Data mode (emit_data_append).  Every register loop with a load is first
+   Data mode (emit_data_path).  Every register loop with a load is first
    versioned on __zeroinst_data_on (version_loops): the original runs in
-   code mode, with counters only; the copy also appends.  Elsewhere an
-   append runs behind a test of data_on, read once at entry.  Appends are
-   grouped: within a basic block, the loads of one class T with no call,
-   inline asm or aggregate store in between form one group of N <= 64
-   entries, and the group's first load reserves room for all of them:
+   code mode, with counters in registers; the copy also attributes each
+   element to its object, with counters in memory (the runtime reads the
+   slot when the object changes).  Elsewhere the data path runs behind a
+   test of data_on, read once at entry.  Per load, before its counters,
+   with DS its data slot (zeroinst-abi.h, ZI_DSLOT):
 
-       c  = __zeroinst_cursors[2T];   e = __zeroinst_cursors[2T+1];
-       if ((u64) c + S*N > (u64) e)          -- unlikely; S = entry size of T
-         c' = __zeroinst_refill (T, N);      -- x86-64: zi_runtime_call's asm
-       slot = PHI <c, c'>
-
-   and every load of the group then stores its K elements at its fixed
-   offset F and publishes the cursor past them:
-
-       slot[F+i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
-       __zeroinst_cursors[2T] = slot + S*(F+K);
-
-   so a fatal signal between two loads of a group finds exactly the
-   entries of the loads performed.  A load that can throw (its code goes
-   on its fall-through edge), an atomic builtin or an aggregate copy is a
-   group of its own.
+       if (addr - ds.lo > ds.limit || ds.gen != __zeroinst_gen)   -- unlikely
+         chunk' = __zeroinst_object (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
+       chunk = PHI <ds.chunk, chunk'>
+       if (chunk)
+         for each 16-byte piece of the value, in the piece's shadow word w
+         (two when the piece may straddle a 16-byte line):
+           bits = loaded bytes | non-zero bytes << 16
+           if ((*w & bits) != bits)  __atomic_fetch_or (w, bits)
 
    The value comes from the load's own result, never from a second read of
    memory (volatile, atomics, races).  Slot and entry accesses use a
@@ -166,24 +159,8 @@ struct zi_load {
   int unit;                  /* its first counter slot; -1: recorded by the runtime */
   int acc;                   /* index of its loop in the function's register loops, or -1 */
   int block;                 /* index of its basic block before instrumentation */
-  int data;                  /* its data-mode append: 1 guarded by data_on, 2 always, 0 none */
-  /* data == 2: the loads of one group share one buffer-space check
-     (zi_instrument_function).  GROUP indexes the function's groups; FIRST
-     is the group's first entry taken by this load.  */
-  unsigned group, first;
+  int data;                  /* its data path: 1 guarded by data_on, 2 always, 0 none */
 };
-
-/* A group of unconditional appends sharing one buffer-space check: loads
-   of one class in one stretch of a basic block with no call in between.  */
-struct zi_group {
-  unsigned entries;          /* entries of all its loads */
-  tree slot;                 /* the reserved cursor, once emitted */
-};
-
-/* At most this many entries per group: the runtime guarantees room for
-   this many after a refill (ZEROINST_BUFFER >= 64, and its scratch area
-   holds 64 wide entries).  */
-#define ZI_GROUP_MAX 64
 
 /* Size in bytes of TYPE, 0 if not constant.  */
 static unsigned
@@ -346,29 +323,7 @@ build_lanes (gimple_seq *seq, const struct zi_load *l, struct zi_lane *lanes)
     }
 }
 
-/* __zeroinst_cursors[INDEX] as an lvalue/rvalue tree.  The access is volatile:
-   a callee the optimizers marked pure or const before it was instrumented
-   now moves the cursor, and RTL must not reuse a cursor loaded before such
-   a call.  (If RTL deletes or merges the call, the loads in it are not
-   performed either, and nothing is recorded for them: consistent.)  */
-static tree
-buf_slot (unsigned index)
-{
-  tree ref = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (zi_t.buf_var)), zi_t.buf_var,
-                     build_int_cst (integer_type_node, index), NULL_TREE, NULL_TREE);
-  TREE_THIS_VOLATILE (ref) = 1;
-  TREE_SIDE_EFFECTS (ref) = 1;
-  return ref;
-}
-
-/* MEM[PTR + OFF] of the private u64 type.  */
-static tree
-entry_field (tree ptr, unsigned off)
-{
-  return build2 (MEM_REF, zi_t.u64, ptr, build_int_cst (zi_t.u64_ptr, off));
-}
-
-/* An iterator on the statement after which the append goes: L's statement
+/* An iterator on the statement after which L's code goes: L's statement
    itself, or, when it ends its block (it can throw), a nop on its
    fall-through edge.  Returns false when there is no such edge.  */
 static bool
@@ -419,7 +374,7 @@ add_clobber (vec<tree, va_gc> **clobbers, const char *name)
   vec_safe_push (*clobbers, build_tree_list (NULL_TREE, build_string (strlen (name) + 1, name)));
 }
 
-/* A call of runtime function FN (A0, A1), whose result zi_guarded_call
+/* A call of runtime function FN (ARGS[0..NARGS), at most 3), whose result zi_guarded_call
    sets.  On x86-64 it is an asm statement that calls FN's trampoline KEEP
    (runtime/stack.c), which preserves every general-purpose register but
    the result's (rax): GCC then keeps nothing in callee-saved registers or
@@ -434,19 +389,26 @@ add_clobber (vec<tree, va_gc> **clobbers, const char *name)
    that makes no call of its own, and calls through the GOT: a PLT entry
    may clobber r10 and r11 (lazy binding).  */
 gimple *
-zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, tree a0, tree a1)
+zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, unsigned nargs, const tree *args)
 {
+  gcc_assert (nargs <= 3);
   if (!keep_registers_p ())
-    return gimple_build_call (fn, 2, a0, a1);
+    {
+      vec<tree> v = vNULL;
+      for (unsigned i = 0; i < nargs; i++)
+        v.safe_push (args[i]);
+      gcall *c = gimple_build_call_vec (fn, v);
+      v.release ();
+      return c;
+    }
   char text[320];
   snprintf (text, sizeof text,
             "{lea -128(%%%%rsp), %%%%rsp|lea rsp, [rsp-128]}\n\t"
             "{call *%s@GOTPCREL(%%%%rip)|call [QWORD PTR %s@GOTPCREL[rip]]}\n\t"
             "{lea 128(%%%%rsp), %%%%rsp|lea rsp, [rsp+128]}", keep, keep);
   vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
-  const char *regs[] = { "D", "S" };
-  tree args[] = { a0, a1 };
-  for (unsigned i = 0; i < 2; i++)
+  const char *regs[] = { "D", "S", "d" };
+  for (unsigned i = 0; i < nargs; i++)
     vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE,
                                                          build_string (2, regs[i])),
                                         args[i]));
@@ -530,7 +492,6 @@ struct zi_fn_state {
   tree slots;                /* the activation's slot array (SSA) */
   tree data_on;              /* __zeroinst_data_on, read at entry (SSA) */
   tree node;                 /* the activation's node, or NULL */
-  auto_vec<struct zi_group> groups;
   auto_vec<tree> accs;
   /* In register loops every load of a block runs as often as the block:
      one execution counter per block (BLOCK_ACCS[block]) stands for the
@@ -725,127 +686,250 @@ emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load
                                                              : build_zero_cst (zi_t.u64)));
 }
 
-/* Data mode's append of L (zeroinst-abi.h), after *GSI, in a block of its
-   own that runs only when ST->data_on (L->data == 1; L->data == 2: in
-   the version of a loop that runs with data mode on, unconditionally):
-
-       if (data_on)
-         {
-           c = __zeroinst_cursors[2T];   e = __zeroinst_cursors[2T+1];
-           if ((u64) c + S*K > (u64) e)       -- unlikely; S = entry size of T
-             c' = __zeroinst_refill (T, K);   -- x86-64: zi_runtime_call's asm
-           slot = PHI <c, c'>
-           slot[i] = { &site, node, addr_i, lo_i [, hi_i] }  for i < K
-           __zeroinst_cursors[2T] = slot + S*K;
-         }
-
-   so a fatal signal between two loads finds exactly the entries of the
-   loads performed.  */
-static void
-emit_data_append (gimple_stmt_iterator *gsi, struct zi_fn_state *st, const struct zi_load *l)
+/* Split the block before END: "if (A CODE B)" ends the part before END
+   and branches to a new block, which falls through to END's.  Returns a
+   nop in the new block, before which its code goes.  LIKELY: the branch
+   is taken most of the time.  */
+static gimple *
+branch_before (gimple *end, enum tree_code code, tree a, tree b, bool likely)
 {
-  gimple_stmt_iterator it = *gsi;
-  basic_block cond_bb = NULL, then_bb = NULL, join_bb = NULL;
-  if (l->data == 1)
-    {
-      gimple_stmt_iterator cond_gsi
-          = create_cond_insert_point (gsi, false, false, true, &then_bb, &join_bb);
-      gsi_insert_after (&cond_gsi, gimple_build_cond (NE_EXPR, st->data_on,
-                                                      build_zero_cst (integer_type_node),
-                                                      NULL_TREE, NULL_TREE),
-                        GSI_NEW_STMT);
-      cond_bb = gsi_bb (cond_gsi);
-      it = gsi_start_bb (then_bb);
-      gimple *anchor = gimple_build_nop ();
-      gsi_insert_after (&it, anchor, GSI_NEW_STMT);
-      it = gsi_for_stmt (anchor);
-    }
+  gimple_stmt_iterator it = gsi_for_stmt (end);
+  basic_block then_bb, join_bb;
+  gimple_stmt_iterator c = create_cond_insert_point (&it, true, likely, true, &then_bb, &join_bb);
+  gsi_insert_after (&c, gimple_build_cond (code, a, b, NULL_TREE, NULL_TREE), GSI_NEW_STMT);
+  gimple *anchor = gimple_build_nop ();
+  gimple_stmt_iterator t = gsi_start_bb (then_bb);
+  gsi_insert_after (&t, anchor, GSI_NEW_STMT);
+  return anchor;
+}
 
-  unsigned k = l->lanes, size = zi_entry_bytes (l->type);
-  gimple_seq seq = NULL;
-  auto_vec<struct zi_lane, 8> lanes;
-  lanes.safe_grow (k);
-  build_lanes (&seq, l, lanes.address ());
-  tree site_u64 = gimple_convert (&seq, zi_t.u64, l->site);
-  tree ctx_u64 = gimple_convert (&seq, zi_t.u64, st->node ? st->node : build_zero_cst (ptr_type_node));
-  struct zi_group *g = &st->groups[l->group];
-  unsigned first = l->first, need_entries = g->entries;
-  tree slot;
-  gimple_stmt_iterator join = it;
-  if (first > 0)
-    {
-      /* A later load of the group: its room is reserved.  */
-      gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
-      slot = g->slot;
-    }
-  else
-    {
-      tree cur = make_ssa_name (zi_t.u64_ptr);
-      /* cur and end are read through volatile references (buf_slot).  */
-      gimple_seq_add_stmt (&seq, gimple_build_assign (cur, buf_slot (2 * l->type)));
-      tree end = make_ssa_name (zi_t.u64_ptr);
-      gimple_seq_add_stmt (&seq, gimple_build_assign (end, buf_slot (2 * l->type + 1)));
-      tree need = gimple_build (&seq, PLUS_EXPR, zi_t.u64, gimple_convert (&seq, zi_t.u64, cur),
-                                build_int_cst (zi_t.u64, need_entries * size));
-      tree end_u64 = gimple_convert (&seq, zi_t.u64, end);
-      gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
+static void
+insert_before (gimple *end, gimple_seq seq)
+{
+  gimple_stmt_iterator it = gsi_for_stmt (end);
+  gsi_insert_seq_before (&it, seq, GSI_SAME_STMT);
+}
 
-      gimple *call = zi_runtime_call (zi_t.refill_fn, "__zeroinst_refill_keep", true,
-                                      build_int_cst (unsigned_type_node, l->type),
-                                      build_int_cst (unsigned_type_node, need_entries));
-      slot = zi_guarded_call (&it, GT_EXPR, need, end_u64, call, cur, &join);
-      g->slot = slot;
-    }
+/* Bit k set iff byte k of V (a u64 holding N bytes, zero-extended) is
+   non-zero, as a u32 (shadow.h's zi_nonzero_bytes).  */
+static tree
+nonzero_bytes (gimple_seq *seq, tree v, unsigned n)
+{
+  if (n == 1)
+    return gimple_convert (seq, zi_t.u32, flag (seq, NE_EXPR, v, build_zero_cst (zi_t.u64)));
+  tree t = v;
+  for (int shift = 4; shift >= 1; shift /= 2)
+    t = gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, t,
+                      gimple_build (seq, RSHIFT_EXPR, zi_t.u64, t,
+                                    build_int_cst (integer_type_node, shift)));
+  t = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, t,
+                    build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x0101010101010101ull));
+  t = gimple_build (seq, RSHIFT_EXPR, zi_t.u64,
+                    gimple_build (seq, MULT_EXPR, zi_t.u64, t,
+                                  build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x0102040810204080ull)),
+                    build_int_cst (integer_type_node, 56));
+  return gimple_convert (seq, zi_t.u32, t);
+}
 
-  gimple_seq stores = NULL;
-  for (unsigned i = 0; i < k; i++)
+/* The shadow word of ADDR (u64) in CHUNK (u64), plus WORDS words.  */
+static tree
+shadow_word (gimple_seq *seq, tree chunk, tree addr, unsigned words)
+{
+  tree idx = gimple_build (seq, RSHIFT_EXPR, zi_t.u64, addr, build_int_cst (integer_type_node, 4));
+  if (words)
+    idx = gimple_build (seq, PLUS_EXPR, zi_t.u64, idx, build_int_cst (zi_t.u64, words));
+  idx = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, idx,
+                      build_int_cst (zi_t.u64,
+                                     (HOST_WIDE_INT) ((1ull << (ZI_SHADOW_REGION_BITS - 4)) - 1)));
+  tree off = gimple_build (seq, LSHIFT_EXPR, zi_t.u64, idx, build_int_cst (integer_type_node, 2));
+  return gimple_build (seq, POINTER_PLUS_EXPR, zi_t.u32_ptr,
+                       gimple_convert (seq, zi_t.u32_ptr, chunk), gimple_convert (seq, sizetype, off));
+}
+
+/* Before END: *W |= BITS (u32) atomically, unless W has them all.  */
+static void
+emit_mark (gimple *end, gimple_seq seq, tree w, tree bits)
+{
+  tree cur = make_ssa_name (zi_t.u32);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (cur, build2 (MEM_REF, zi_t.u32, w,
+                                                               build_int_cst (zi_t.u32_ptr, 0))));
+  tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, cur, bits);
+  insert_before (end, seq);
+  gimple *then = branch_before (end, NE_EXPR, have, bits, false);
+  seq = NULL;
+  tree p = gimple_convert (&seq, ptr_type_node, w);
+  tree v = gimple_convert (&seq, unsigned_type_node, bits);
+  gimple_seq_add_stmt (&seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_4),
+                                                3, p, v,
+                                                build_int_cst (integer_type_node, 0 /* relaxed */)));
+  insert_before (then, seq);
+}
+
+/* The marks of L's value at ADDR in CHUNK (zeroinst-abi.h), before END.
+   ALIGN: the bytes the address is known to be a multiple of.  */
+static void
+emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigned align)
+{
+  unsigned bytes = l->access_bytes, lane_bytes = bytes / l->lanes;
+  tree vtype = TREE_TYPE (l->value);
+  bool words = TREE_CODE (vtype) == VECTOR_TYPE && bytes % 8 == 0;
+  for (unsigned piece = 0; piece < bytes; piece += 16)
     {
-      unsigned base = (first + i) * size;
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base), site_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 8), ctx_u64));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 16), lanes[i].addr));
-      gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 24), lanes[i].lo));
-      if (lanes[i].hi)
-        gimple_seq_add_stmt (&stores, gimple_build_assign (entry_field (slot, base + 32), lanes[i].hi));
-    }
-  tree next = gimple_build (&stores, POINTER_PLUS_EXPR, zi_t.u64_ptr, slot,
-                            size_int ((first + k) * size));
-  gimple_seq_add_stmt (&stores, gimple_build_assign (buf_slot (2 * l->type), next));
-  if (first > 0)
-    gsi_insert_seq_after (&it, stores, GSI_CONTINUE_LINKING);
-  else
-    {
-      gsi_insert_seq_before (&join, stores, GSI_SAME_STMT);
-      if (l->data == 1)
+      gimple_seq seq = NULL;
+      unsigned n = bytes - piece < 16 ? bytes - piece : 16;
+      /* Non-zero bytes of the piece: from 8-byte words of a vector, else
+         lane by lane.  */
+      tree nz = NULL_TREE;
+      if (words)
+        for (unsigned w = piece; w < piece + n; w += 8)
+          {
+            tree word = gimple_build (&seq, BIT_FIELD_REF, zi_t.u64, l->value, bitsize_int (64),
+                                      bitsize_int (8 * w));
+            tree m = nonzero_bytes (&seq, word, 8);
+            if (w > piece)
+              m = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, m,
+                                build_int_cst (integer_type_node, w - piece));
+            nz = nz ? gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, nz, m) : m;
+          }
+      else
+        for (unsigned i = piece / lane_bytes; i < l->lanes && i * lane_bytes < piece + n; i++)
+          {
+            tree v, hi;
+            raw_bits (&seq, lane_value (&seq, l, i), &v, &hi);
+            tree m = nonzero_bytes (&seq, v, lane_bytes);
+            if (i * lane_bytes > piece)
+              m = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, m,
+                                build_int_cst (integer_type_node, i * lane_bytes - piece));
+            nz = nz ? gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, nz, m) : m;
+          }
+      tree a = piece ? gimple_build (&seq, PLUS_EXPR, zi_t.u64, addr, build_int_cst (zi_t.u64, piece))
+                     : addr;
+      tree at = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
+                              build_int_cst (zi_t.u32, 15));
+      tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32,
+                                  build_int_cst (zi_t.u32, (HOST_WIDE_INT) ((1u << n) - 1)), at);
+      tree nzat = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz, at);
+      /* One word when the piece cannot straddle a line.  */
+      unsigned a_piece = align < 16 ? align : 16;
+      bool one = a_piece >= 16 || (!(n & (n - 1)) && a_piece >= n);
+      if (one)
         {
-          /* The group's later loads, each behind its own test, find the
-             reserved cursor here (null when data mode is off: unused).  */
-          tree merged = make_ssa_name (zi_t.u64_ptr);
-          gphi *phi = create_phi_node (merged, join_bb);
-          add_phi_arg (phi, slot, find_edge (gsi_bb (join), join_bb), UNKNOWN_LOCATION);
-          add_phi_arg (phi, build_zero_cst (zi_t.u64_ptr), find_edge (cond_bb, join_bb),
-                       UNKNOWN_LOCATION);
-          g->slot = merged;
+          tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, loaded,
+                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nzat,
+                                                  build_int_cst (integer_type_node, 16)));
+          emit_mark (end, seq, shadow_word (&seq, chunk, a, 0), bits);
+          continue;
         }
+      /* Two: the line's word takes the low 16 bits of loaded and nzat,
+         the next line's the high ones (none when the piece fits).  */
+      tree lo16 = build_int_cst (zi_t.u32, 0xffff);
+      tree bits0 = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
+                                 gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, loaded, lo16),
+                                 gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nzat,
+                                               build_int_cst (integer_type_node, 16)));
+      tree bits1 = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
+                                 gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, loaded,
+                                               build_int_cst (integer_type_node, 16)),
+                                 gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, nzat,
+                                               build_int_cst (zi_t.u32,
+                                                              (HOST_WIDE_INT) 0xffff0000u)));
+      tree w0 = shadow_word (&seq, chunk, a, 0), w1 = shadow_word (&seq, chunk, a, 1);
+      emit_mark (end, seq, w0, bits0);
+      emit_mark (end, NULL, w1, bits1);
     }
 }
 
-/* Instrument the load L.  */
+/* Data mode's path of L (see the head of this file), before END; in a
+   block of its own that runs only when ST->data_on (L->data == 1), or
+   unconditionally (L->data == 2: the data-mode copy of a loop).  */
+static void
+emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
+{
+  if (l->data == 1)
+    end = branch_before (end, NE_EXPR, st->data_on, build_zero_cst (integer_type_node), false);
+  gimple_seq seq = NULL;
+  tree addr = element_address (&seq, l);
+  HOST_WIDE_INT off = -(HOST_WIDE_INT) ((l->unit + 1) * sizeof (struct zi_dslot));
+  tree ds = gimple_build (&seq, POINTER_PLUS_EXPR, TREE_TYPE (st->slots), st->slots,
+                          size_int (off));
+  tree f[4];
+  for (unsigned i = 0; i < 4; i++)
+    {
+      f[i] = make_ssa_name (zi_t.u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (f[i], build2 (MEM_REF, zi_t.u64, ds,
+                                                                    build_int_cst (zi_t.u64_ptr,
+                                                                                   8 * i))));
+    }
+  tree gen = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (gen, zi_t.gen_var));
+  tree out = flag (&seq, GT_EXPR, gimple_build (&seq, MINUS_EXPR, zi_t.u64, addr, f[0]), f[1]);
+  tree stale = flag (&seq, NE_EXPR, f[3], gen);
+  tree miss = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, out, stale);
+  insert_before (end, seq);
+
+  /* The miss: the value goes to the runtime through memory.  */
+  gimple *then = branch_before (end, NE_EXPR, miss, build_zero_cst (zi_t.u64), false);
+  basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
+  basic_block cond_bb = single_pred (then_bb);
+  seq = NULL;
+  tree value, tmp = NULL_TREE;
+  if (l->lanes == 1)
+    {
+      tree hi;
+      raw_bits (&seq, l->value, &value, &hi);
+    }
+  else
+    {
+      /* Several elements: through memory (a stack slot, written on this
+         path only).  */
+      tmp = create_tmp_var (TREE_TYPE (l->value), "zi_value");
+      TREE_ADDRESSABLE (tmp) = 1;
+      gimple_seq_add_stmt (&seq, gimple_build_assign (tmp, l->value));
+      value = gimple_convert (&seq, zi_t.u64, build_fold_addr_expr (tmp));
+    }
+  tree args[] = { gimple_convert (&seq, ptr_type_node, ds), addr, value };
+  bool in_loop = gimple_bb (l->stmt)->loop_father && gimple_bb (l->stmt)->loop_father->num;
+  gimple *call = zi_runtime_call (zi_t.object_fn, in_loop ? "__zeroinst_object_keepall"
+                                                          : "__zeroinst_object_keep",
+                                  in_loop, 3, args);
+  tree slow = make_ssa_name (zi_t.u64, call);
+  if (gasm *a = dyn_cast<gasm *> (call))
+    TREE_VALUE (gimple_asm_output_op (a, 0)) = slow;
+  else
+    gimple_call_set_lhs (as_a<gcall *> (call), slow);
+  gimple_seq_add_stmt (&seq, call);
+  if (tmp)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (tmp, build_clobber (TREE_TYPE (tmp))));
+  insert_before (then, seq);
+  tree chunk = make_ssa_name (zi_t.u64);
+  gphi *phi = create_phi_node (chunk, join_bb);
+  add_phi_arg (phi, f[2], find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, slow, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
+
+  /* The marks, where there is a chunk.  */
+  gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
+  unsigned align = l->addr_arg ? l->access_bytes : get_object_alignment (l->ref) / BITS_PER_UNIT;
+  emit_marks (marks, l, chunk, addr, align ? align : 1);
+}
+
+/* Instrument the load L: its data path, then its counters.  */
 static void
 instrument_load (struct zi_fn_state *st, const struct zi_load *l)
 {
   gimple_stmt_iterator gsi;
   if (!append_point (l->stmt, &gsi))
     return;
-  gimple_seq seq = NULL;
+  gimple *end = gimple_build_nop ();
+  gsi_insert_after (&gsi, end, GSI_NEW_STMT);
   bool by_runtime = zi_opts.out_of_line || l->unit < 0 || ZI_WIDE_TYPE (l->type);
+  if (!by_runtime && l->data && l->type != ZI_OTHER)
+    emit_data_path (end, st, l);
+  gimple_seq seq = NULL;
   if (by_runtime)
     emit_record_calls (&seq, st, l);
   else
     emit_counters (&seq, st, l);
-  gsi_insert_seq_after (&gsi, seq, GSI_CONTINUE_LINKING);
-  if (!by_runtime && l->data)
-    emit_data_append (&gsi, st, l);
+  insert_before (end, seq);
 }
 
 
@@ -906,30 +990,12 @@ register_loop_p (class loop *loop, auto_vec<edge> *exits)
   return !exits->is_empty ();
 }
 
-/* Can STMT (not a load we instrument) append to a buffer or move a cursor
-   when it runs?  Calls can (the callee may be instrumented, or a pure or
-   const function the optimizers did not expect to load); so can inline
-   assembly, and aggregate stores, which RTL may expand into a memset or
-   memcpy call that the program itself defines.  Internal functions expand
-   to instructions or libgcc calls and never run the program's code.  */
-static bool
-ends_group (gimple *stmt)
-{
-  if (is_gimple_call (stmt))
-    return !gimple_call_internal_p (stmt);
-  if (gimple_code (stmt) == GIMPLE_ASM)
-    return true;
-  if (gimple_assign_single_p (stmt) && !gimple_clobber_p (stmt))
-    return !is_gimple_reg_type (TREE_TYPE (gimple_assign_lhs (stmt)));
-  return false;
-}
+/* Data mode's path needs counters in memory and would test
+   __zeroinst_data_on at every load.  Each register loop (register_loop_p)
+   with a load is therefore versioned on it:
 
-/* Data mode's appends would keep their values and the buffer cursor live
-   in every loop, and test __zeroinst_data_on at every load.  Each register
-   loop (register_loop_p) with a load is therefore versioned on it:
-
-       if (__zeroinst_data_on == 0)  LOOP      -- counters only
-       else                          COPY      -- counters and appends
+       if (__zeroinst_data_on == 0)  LOOP      -- counters in registers
+       else                          COPY      -- counters in memory, data path
 
    Adds the numbers of the loops to ORIGINALS, of the copies to COPIES.  */
 static void
@@ -1008,22 +1074,14 @@ zi_instrument_function (function *fun)
   struct zi_fn_state st;
   hash_map<int_hash<int, -1, -2>, int> loop_index;
   basic_block bb;
-  int open[ZI_NTYPES];
   unsigned units = 0;
   FOR_EACH_BB_FN (bb, fun)
     {
-      for (unsigned t = 0; t < ZI_NTYPES; t++)
-        open[t] = -1;
       for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
         {
           struct zi_load l;
           if (!describe_load (gsi_stmt (gsi), &l))
-            {
-              if (ends_group (gsi_stmt (gsi)))
-                for (unsigned t = 0; t < ZI_NTYPES; t++)
-                  open[t] = -1;
-              continue;
-            }
+            continue;
           l.acc = -1;
           l.unit = -1;
           l.block = bb->index;
@@ -1062,37 +1120,9 @@ zi_instrument_function (function *fun)
                 }
               l.acc = *known;
             }
-          /* Appends are grouped: consecutive loads of one class in a
-             block with nothing in between that may append or move a
-             cursor (ends_group) share one check, up to ZI_GROUP_MAX
-             entries (each still behind its own test of data_on outside
-             data-mode copies).  A load that is not a plain assignment
-             (atomic builtins), ends its block (can throw: its append goes
-             on the fall-through edge), copies an aggregate, or is recorded
-             by the runtime is a group of its own.  */
-          if (l.data)
-            {
-              bool alone = l.addr_arg || stmt_ends_bb_p (l.stmt) || (l.type == ZI_OTHER && !l.value)
-                           || ZI_WIDE_TYPE (l.type) || l.unit < 0;
-              int g = alone ? -1 : open[l.type];
-              if (g < 0 || st.groups[g].entries + l.lanes > ZI_GROUP_MAX)
-                {
-                  struct zi_group ng = { 0, NULL_TREE };
-                  g = st.groups.length ();
-                  st.groups.safe_push (ng);
-                }
-              l.group = g;
-              l.first = st.groups[g].entries;
-              st.groups[g].entries += l.lanes;
-              if (alone)
-                for (unsigned t = 0; t < ZI_NTYPES; t++)
-                  open[t] = -1;
-              else
-                open[l.type] = g;
-            }
-          else if (ends_group (l.stmt))
-            for (unsigned t = 0; t < ZI_NTYPES; t++)
-              open[t] = -1;
+          /* The data path reads the counter slot: no registers.  */
+          if (l.data && l.type != ZI_OTHER)
+            l.acc = -1;
           loads.safe_push (l);
         }
     }

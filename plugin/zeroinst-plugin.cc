@@ -153,10 +153,8 @@ zi_build_trees (void)
   zi_t.u64 = make_unsigned_type (64);
   zi_t.u64_ptr = build_pointer_type (zi_t.u64);
   build_descriptor_types ();
-  zi_t.buf_var = runtime_tls_var (
-      "__zeroinst_cursors",
-      build_array_type_nelts (build_qualified_type (zi_t.u64_ptr, TYPE_QUAL_VOLATILE),
-                              2 * ZI_NTYPES));
+  zi_t.u32 = make_unsigned_type (32);
+  zi_t.u32_ptr = build_pointer_type (zi_t.u32);
   zi_t.ctx_var = runtime_tls_var ("__zeroinst_ctx", ptr_type_node);
   zi_t.flat_var = runtime_tls_var ("__zeroinst_flat", ptr_type_node);
   zi_t.data_on_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_data_on"),
@@ -165,13 +163,19 @@ zi_build_trees (void)
   DECL_EXTERNAL (zi_t.data_on_var) = 1;
   DECL_ARTIFICIAL (zi_t.data_on_var) = 1;
   DECL_IGNORED_P (zi_t.data_on_var) = 1;
+  zi_t.gen_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_gen"),
+                             zi_t.u64);
+  TREE_PUBLIC (zi_t.gen_var) = 1;
+  DECL_EXTERNAL (zi_t.gen_var) = 1;
+  DECL_ARTIFICIAL (zi_t.gen_var) = 1;
+  DECL_IGNORED_P (zi_t.gen_var) = 1;
   zi_t.clz_fn = direct_internal_fn_supported_p (IFN_CLZ, long_long_unsigned_type_node,
                                                 OPTIMIZE_FOR_SPEED)
                 && builtin_decl_explicit_p (BUILT_IN_CLZLL)
                 ? builtin_decl_explicit (BUILT_IN_CLZLL) : NULL_TREE;
-  zi_t.refill_fn = runtime_fn ("__zeroinst_refill",
-                               build_function_type_list (zi_t.u64_ptr, unsigned_type_node,
-                                                         unsigned_type_node, NULL_TREE),
+  zi_t.object_fn = runtime_fn ("__zeroinst_object",
+                               build_function_type_list (zi_t.u64, ptr_type_node, zi_t.u64,
+                                                         zi_t.u64, NULL_TREE),
                                true);
   zi_t.enter_fn = runtime_fn ("__zeroinst_enter",
                               build_function_type_list (ptr_type_node, ptr_type_node,

@@ -7,7 +7,7 @@
 
 /* Options, set once by plugin_init from -fplugin-arg-zeroinst-*.  */
 struct zi_options {
-  bool out_of_line;          /* one runtime call per element instead of the inline append */
+  bool out_of_line;          /* one runtime call per element instead of inline counters */
   bool verbose;              /* per-function statistics on stderr */
   bool no_contexts;          /* no calling-context tracking: site-only records */
   const char *include;       /* ':'-separated fnmatch patterns; NULL = all functions */
@@ -26,8 +26,10 @@ struct zi_trees {
   tree flat_var;             /* extern __thread const struct zi_ctx *__zeroinst_flat */
   tree data_on_var;          /* extern int __zeroinst_data_on */
   tree enter_fn;             /* __zeroinst_enter (fn *, uintptr) */
-  tree buf_var;              /* extern __thread void *__zeroinst_cursors[2*ZI_NTYPES] */
-  tree refill_fn;            /* __zeroinst_refill (unsigned, unsigned) */
+  tree u32;                  /* private 32-bit unsigned type: shadow words */
+  tree u32_ptr;
+  tree gen_var;              /* extern u64 __zeroinst_gen */
+  tree object_fn;            /* __zeroinst_object (dslot *, u64, u64) */
   tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
   tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */
 };
@@ -45,7 +47,8 @@ tree zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots,
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);
-gimple *zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, tree a0, tree a1);
+gimple *zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, unsigned nargs,
+                         const tree *args);
 tree zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree rhs,
                       gimple *call, tree fast, gimple_stmt_iterator *join);
 

@@ -169,14 +169,6 @@ track (void *p, size_t size, uintptr_t ra, const char *allocator)
     real_result_;                                                          \
   })
 
-/* Before a block goes away or moves: analyse what this thread loaded so
-   far, while its addresses still mean the old block.  */
-static void
-flush_own (void)
-{
-  zi_flush_thread (zi_thread_self ());
-}
-
 ZI_EXPORT void *
 ZI_ALLOC (malloc) (size_t size)
 {
@@ -200,7 +192,6 @@ ZI_ALLOC (free) (void *p)
   zi_enter_nowait ();
   if (tr && !zi_reporting_elsewhere ())
     {
-      flush_own ();
       zi_heap_untrack (p);
     }
   next.free (p);
@@ -246,8 +237,6 @@ ZI_ALLOC (realloc) (void *old, size_t size)
       zi_leave ();
       return p;
     }
-  if (old)
-    flush_own ();
   void *p = next.realloc (old, size);
   if (!old && p)
     zi_heap_track (p, size, RA, "realloc");
@@ -338,41 +327,11 @@ OPERATOR_NEW (_ZnamSt11align_val_tRKSt9nothrow_t,
               (size_t size, size_t align, const struct zi_nothrow *nt), (size, align, nt), "new[]")
 #endif
 
-/* dlclose: the calling thread's buffered loads are analysed while the
-   library is there (in any mode: they point at its site descriptors; in
-   data mode at its objects too, which statics.c finds at the first
-   analysis after its dlopen).  Other threads' buffered loads of its sites
-   get their slots now (threads.c) and are analysed at their next flush
-   through stand-in descriptors (sites.c); in data mode they count as
-   unknown memory, and its objects keep what they counted.  */
-struct module_range {
-  uintptr_t bias, lo, hi;
-  const char *name;
-  int found;
-};
-
-static int
-range_cb (struct dl_phdr_info *info, size_t size, void *arg)
-{
-  struct module_range *m = arg;
-  if (info->dlpi_addr != m->bias || !info->dlpi_name || strcmp (info->dlpi_name, m->name))
-    return 0;
-  m->found = 1;
-  m->lo = UINTPTR_MAX;
-  m->hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_LOAD)
-      {
-        uintptr_t lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-        uintptr_t hi = lo + info->dlpi_phdr[i].p_memsz;
-        if (lo < m->lo)
-          m->lo = lo;
-        if (hi > m->hi)
-          m->hi = hi;
-      }
-  return 1;
-}
-
+/* dlclose: once the library is gone, its static objects are too
+   (statics.c buries them, and data slots that held one look again), so
+   that the memory it occupied means what is mapped there next.  Counter
+   and data slots keep their counts: sites' dense numbers were resolved
+   when their nodes were made.  */
 ZI_EXPORT int
 ZI_ALLOC (dlclose) (void *handle)
 {
@@ -387,20 +346,12 @@ ZI_ALLOC (dlclose) (void *handle)
     return -1;
   if (zi_in_runtime || !zi_threads)
     return real (handle);
-  zi_enter ();
-  flush_own ();
-  struct link_map *lm = NULL;
-  struct module_range m = { 0, 0, 0, NULL, 0 };
-  char name[4096] = "";
-  if (dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
+  int r = real (handle);
+  if (zi_data_on)
     {
-      snprintf (name, sizeof name, "%s", lm->l_name);
-      m.bias = lm->l_addr;
-      m.name = name;
-      dl_iterate_phdr (range_cb, &m);
+      zi_enter ();      /* its tables' memory is the runtime's, not the program's */
+      zi_statics_refresh ();
+      zi_leave ();
     }
-  if (m.found)
-    zi_threads_resolve_range (m.lo, m.hi);
-  zi_leave ();
-  return real (handle);
+  return r;
 }

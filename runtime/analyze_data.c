@@ -41,8 +41,6 @@ mark (uint32_t *chunk, int kind, uintptr_t addr, size_t room, unsigned n, uint64
     zi_shadow_mark (kind, addr, n, lo, hi);
 }
 
-/* Where ADDR is: *O gets the object (or NULL), and *LO and *HI the address range
-   for which that answer holds (empty when it is not worth caching).  */
 static inline enum zi_class
 classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintptr_t *lo,
           uintptr_t *hi)
@@ -72,6 +70,13 @@ classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintp
       return ZI_CLASS_STACK;
     }
   return ZI_CLASS_UNKNOWN;
+}
+
+enum zi_class
+zi_data_classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintptr_t *lo,
+                  uintptr_t *hi)
+{
+  return classify (t, addr, o, lo, hi);
 }
 
 /* The site cache: one line per set.  A thread keeps its cache from

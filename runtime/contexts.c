@@ -59,9 +59,14 @@
                         &zi_no_match, &zi_no_match, &zi_no_match, &zi_no_match }
 /* Counts that cannot be taken (loads inside the runtime, or while another
    thread writes a report) go to the sink, which nobody reads: concurrent
-   writes to it do not matter.  Static and untouched until used, so it
-   costs address space only.  */
-static struct zi_slot sink[ZI_MAX_FN_UNITS];
+   writes to it do not matter.  Its data slots come first (ZI_DSLOT); zero,
+   they tell __zeroinst_object to hit everything and mark nothing.  Static
+   and untouched until used, so it costs address space only.  */
+static struct {
+  struct zi_dslot data[ZI_MAX_FN_UNITS];
+  struct zi_slot slots[ZI_MAX_FN_UNITS];
+} sink_area;
+#define sink sink_area.slots
 static const struct zi_ctx zi_no_match = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0, sink };
 /* Where every thread starts.  */
 static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0, sink };
@@ -327,20 +332,31 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
     }
   if (!target)
     {
-      /* The node, then the counter slots of FN's sites and their dense
-         site numbers, resolved now: the site descriptors go away with
-         their library (dlclose), the node's counts stay.  */
+      /* The node, then in data mode the data slots of FN's units (in
+         reverse, ZI_DSLOT), the counter slots of FN's sites and their
+         dense site numbers, resolved now: the site descriptors go away
+         with their library (dlclose), the node's counts stay.  */
       size_t units = fn ? fn->nunits : 0, nsites = fn ? fn->nsites : 0;
       int valid = units <= ZI_MAX_FN_UNITS && nsites <= units;
       if (!valid)
         units = nsites = 0;     /* not from a plugin of this ABI: count nothing */
+      size_t ndata = zi_data_on ? units : 0;
       target = new_node (cct, fn, ra, flags,
-                         units * sizeof (struct zi_slot) + nsites * sizeof (int32_t));
+                         ndata * sizeof (struct zi_dslot) + units * sizeof (struct zi_slot)
+                         + nsites * sizeof (int32_t));
+      struct zi_slot *slots = (struct zi_slot *) ((struct zi_dslot *) (target + 1) + ndata);
       if (valid)
-        target->pub.slots = (struct zi_slot *) (target + 1);
-      target->site_ids = (int32_t *) ((struct zi_slot *) (target + 1) + units);
-      for (size_t i = 0; i < nsites; i++)
-        target->site_ids[i] = zi_site_slot (fn->sites[i]);
+        target->pub.slots = slots;
+      target->site_ids = (int32_t *) (slots + units);
+      target->ndata = (uint32_t) ndata;
+      for (size_t i = 0, unit = 0; i < nsites; i++)
+        {
+          target->site_ids[i] = zi_site_slot (fn->sites[i]);
+          const struct zi_site_info *si = zi_site_get (target->site_ids[i]);
+          if (ndata)
+            zi_dslot_init (ZI_DSLOT (slots, unit), slots + unit, target->site_ids[i], si);
+          unit += ZI_SLOT_UNITS (si->type);
+        }
       target->nsites = (uint32_t) nsites;
       target->parent = parent;
       /* Depth counts instrumented activations only.  */
@@ -489,8 +505,10 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
                               : (struct zi_node *) cur;
   struct zi_node *parent = real_node (cached_in);
   zi_init ();
-  /* Not zi_enter (see __zeroinst_refill): while another thread writes a
-     report, the call continues in the sink.  */
+  /* Not zi_enter: instrumented code may run under a C library lock (a
+     library constructor during dlopen) that a report being written in
+     another thread needs.  While another thread writes a report, the call
+     continues in the sink.  */
   zi_enter_nowait ();
   if (zi_reporting_elsewhere ())
     {
@@ -547,7 +565,18 @@ void
 zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear)
 {
   struct zi_cct *cct = t->cct;
-  if (!cct || !zi_config.mode_code)
+  if (!cct)
+    return;
+  /* Data slots first: they take what their counter slots gained, and
+     start again from zero if those are cleared below.  */
+  int cleared = clear && zi_config.mode_code;
+  for (size_t i = 0; zi_data_on && i < cct->nnodes; i++)
+    {
+      struct zi_node *n = cct->nodes[i];
+      if (n->ndata)
+        zi_dslots_take (t, ZI_DSLOT (n->pub.slots, n->ndata - 1), n->ndata, cleared);
+    }
+  if (!zi_config.mode_code)
     return;
   for (size_t i = 0; i < cct->nnodes; i++)
     {

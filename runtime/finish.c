@@ -262,11 +262,7 @@ zi_finish (const char *why)
   r.arch = arch_name ();
   size_t nthreads = 0, cap = 0;
   for (struct zi_thread *t = zi_threads; t; t = t->next)
-    {
-      if (!t->busy_at_report)
-        zi_flush_thread (t);
-      nthreads++;
-    }
+    nthreads++;
   add_cells (&r, &cap, &zi_ended_counters);
   r.threads = calloc (nthreads ? nthreads : 1, sizeof *r.threads);
   for (struct zi_thread *t = zi_threads; t; t = t->next)

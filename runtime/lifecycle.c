@@ -1,7 +1,8 @@
 /* lifecycle.c - start-up and every way out of the process.
 
    The runtime starts from a constructor or, if instrumented code runs
-   first (static linking, other constructors), from the first refill.  The
+   first (static linking, other constructors), from its first function
+   entry (__zeroinst_enter).  The
    report is written:
      - at exit (atexit: return from main, exit() from any thread, the last
        thread's pthread_exit);
@@ -42,7 +43,6 @@ before_fork (void)
 {
   struct zi_thread *t = zi_thread_self ();
   zi_enter ();
-  zi_flush_thread (t);
   zi_contexts_fold (t, &t->counters, 1);
   pthread_mutex_lock (&zi_lock);
 }

@@ -27,8 +27,16 @@
 pthread_rwlock_t zi_objects_lock;
 struct zi_group *zi_groups;
 int zi_data_on;
-/* The same for generated code, which appends to the buffers only then.  */
+/* The same for generated code, which runs its data path only then.  */
 int __zeroinst_data_on __attribute__ ((visibility ("default")));
+/* Data slots filled before the last change are stale (object_cache.c).  */
+uint64_t __zeroinst_gen __attribute__ ((visibility ("default"))) = 1;
+
+void
+zi_dslots_stale (void)
+{
+  __atomic_fetch_add (&__zeroinst_gen, 1, __ATOMIC_RELEASE);
+}
 
 /* Writers (malloc, free) must not starve while threads keep flushing.  */
 static void
@@ -141,6 +149,8 @@ zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t 
 void
 zi_object_resize (struct zi_object *o, uintptr_t base, size_t size)
 {
+  if (o->kinds)
+    zi_dslots_stale ();
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     if (o->kinds & (1u << k))
       zi_shadow_resize (k, o->base, o->size, base, size);
@@ -273,6 +283,8 @@ zi_object_bury (struct zi_object *o)
   struct zi_group *g = o->group;
   if (!g)
     return;
+  if (o->kinds)
+    zi_dslots_stale ();
   g->dead_size += o->size;
   if (o->size > g->max_size)
     g->max_size = o->size;

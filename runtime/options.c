@@ -7,14 +7,9 @@
                      the program started in; never an existing directory:
                      output.c)
    ZEROINST_TOP      records per section in summary.txt  (default 20)
-   ZEROINST_BUFFER   entries per thread buffer, 64..16777216 (default 4096)
    ZEROINST_VERBOSE  1: say on stderr where the report went (default 0)
    ZEROINST_CONTEXTS 0: one record per site, calling contexts merged
                      (default 1: one record per site and call path)
-   ZEROINST_SAMPLE   K/N: analyse K of every N full buffers per thread and
-                     element class, discard the others (default: all);
-                     cuts analysis time about N/K-fold, not the cost of
-                     recording loads; the report says it is sampled
    ZEROINST_MAX_DEPTH  deepest call path kept, 1..100000 (default 256);
                      deeper calls are counted in the path cut at that depth
    ZEROINST_EMPTY_REPORT  1: write a report also when the process recorded
@@ -39,7 +34,7 @@
 #include "runtime.h"
 
 struct zi_config zi_config = {
-  .mode_code = 1, .top = 20, .buffer_entries = 4096, .contexts = 1, .max_depth = 256,
+  .mode_code = 1, .top = 20, .contexts = 1, .max_depth = 256,
 };
 
 void
@@ -135,7 +130,6 @@ zi_read_options (void)
   size_t top = zi_config.top;
   read_number ("ZEROINST_TOP", 1, 1000000, &top);
   zi_config.top = (unsigned) top;
-  read_number ("ZEROINST_BUFFER", 64, 16777216, &zi_config.buffer_entries);
   size_t verbose = 0;
   read_number ("ZEROINST_VERBOSE", 0, 1, &verbose);
   zi_config.verbose = (int) verbose;
@@ -145,17 +139,13 @@ zi_read_options (void)
   size_t depth = zi_config.max_depth;
   read_number ("ZEROINST_MAX_DEPTH", 1, 100000, &depth);
   zi_config.max_depth = (unsigned) depth;
-  const char *sample = zi_getenv ("ZEROINST_SAMPLE");
-  if (sample)
-    {
-      unsigned k, n;
-      char extra;
-      if (sscanf (sample, "%u/%u%c", &k, &n, &extra) == 2 && k >= 1 && k < n && n <= 1000000)
-        zi_config.sample_k = k, zi_config.sample_n = n;
-      else
-        zi_warn ("ignoring ZEROINST_SAMPLE='%s': expected K/N with 1 <= K < N <= 1000000, "
-                 "e.g. 1/10; analysing every load", sample);
-    }
+  /* Options of data mode's former load buffers: said, not silently
+     dropped, so that a script relying on them learns why nothing
+     changes.  */
+  static const char *const gone[] = { "ZEROINST_BUFFER", "ZEROINST_SAMPLE" };
+  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
+    if (zi_getenv (gone[i]))
+      zi_warn ("ignoring %s: data mode has no load buffers; every load is analysed", gone[i]);
   size_t empty = 0;
   read_number ("ZEROINST_EMPTY_REPORT", 0, 1, &empty);
   zi_config.empty_report = (int) empty;

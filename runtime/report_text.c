@@ -117,11 +117,6 @@ zi_write_summary (const struct zi_report *r, FILE *f)
            (int) r->pid, r->arch,
            zi_config.mode_code && zi_data_on ? "code,data" : zi_data_on ? "data" : "code",
            threads, threads == 1 ? "" : "s");
-  if (zi_config.sample_n)
-    fprintf (f, "SAMPLED: %u of every %u buffers analysed (%llu elements analysed, %llu "
-                "discarded); counts below are of the analysed elements\n",
-             zi_config.sample_k, zi_config.sample_n, (unsigned long long) zi_sampled_entries,
-             (unsigned long long) zi_skipped_entries);
   if (zi_config.mode_code)
     {
       section (f, r, ZI_KIND_INT, "Integer loads");

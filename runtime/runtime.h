@@ -89,6 +89,7 @@ struct zi_node {
   const struct zi_cct *owner;   /* the tree that made it (the thread's) */
   int32_t *site_ids;         /* dense site numbers of pub.fn's sites, in slot order */
   uint32_t nsites;
+  uint32_t ndata;            /* data slots before pub.slots (data mode: pub.fn's units) */
 };
 struct zi_cct;               /* a thread's tree */
 struct zi_thread;
@@ -142,11 +143,9 @@ struct zi_totals {
 struct zi_config {
   int mode_code, mode_data;
   unsigned top;              /* ZEROINST_TOP */
-  size_t buffer_entries;     /* ZEROINST_BUFFER */
   char *output;              /* ZEROINST_OUTPUT, or NULL for the default */
   int verbose;               /* ZEROINST_VERBOSE */
   int contexts;              /* ZEROINST_CONTEXTS: 0 = site-only records */
-  unsigned sample_k, sample_n;  /* ZEROINST_SAMPLE=K/N: analyse K of every N buffers (0/0: all) */
   unsigned max_depth;        /* ZEROINST_MAX_DEPTH */
   int empty_report;          /* ZEROINST_EMPTY_REPORT: report even if nothing was recorded */
 };
@@ -182,23 +181,34 @@ unsigned zi_sites_generation (void) ZI_HIDDEN;
    them (*CUR moves back) if their site never got a slot.  */
 void zi_sites_translate (char *start, char **cur, unsigned size, unsigned since) ZI_HIDDEN;
 
+/* One element for the runtime's data analysis (analyze_data.c): values
+   narrower than 64 bits are zero-extended raw bits in lo; the 128-bit
+   classes (ZI_WIDE_TYPE) use struct zi_entry_wide, whose hi holds the
+   upper half.  */
+struct zi_entry {
+  const struct zi_site *site;
+  const struct zi_ctx *ctx;  /* the activation's node (a flat one without contexts) */
+  uint64_t addr;             /* address of the element, 0 when not in addressable memory */
+  uint64_t lo;
+};
+struct zi_entry_wide {
+  struct zi_entry e;
+  uint64_t hi, pad;
+};
+#define zi_entry_bytes(t) (ZI_WIDE_TYPE (t) ? 48u : 32u)
+
 /* threads.c: per-thread state.  */
 struct zi_thread {
   unsigned id;                       /* 0 = the first thread (main) */
   pid_t tid;
-  struct zi_entry **tls;             /* this thread's __zeroinst_cursors */
-  struct zi_entry *buf[ZI_NTYPES];   /* buffer starts (NULL until first use) */
-  size_t capacity;                   /* entries per buffer */
   struct zi_table counters;          /* (slot, ctx) -> counters; empty after the thread ended */
   struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
-  uint64_t flushes[ZI_NTYPES];       /* buffers flushed, per class (sampling) */
   uintptr_t stack_lo, stack_hi;      /* data mode: the thread's stack */
-  unsigned gone_generation;          /* zi_sites_generation when its buffers were last translated */
   /* data mode: elements by class of memory (static, heap, stack, unknown)
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
-  void *data_cache;                  /* analyze_data.c's site cache, kept between buffers */
+  void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   int ended;
   int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
   int busy_at_report;                /* still in the runtime when a report was due: skipped */
@@ -258,16 +268,10 @@ zi_leave (void)
   if (depth == 0 && __builtin_expect (*(volatile uint64_t *) &zi_deferred != 0, 0))
     zi_undefer ();
 }
-void zi_flush_thread (struct zi_thread *t) ZI_HIDDEN;   /* all of T's buffers */
-/* The library at [LO, HI) is about to be unloaded: give every site of it
-   that some thread has buffered a slot, while its descriptors are there.  */
-void zi_threads_resolve_range (uintptr_t lo, uintptr_t hi) ZI_HIDDEN;
 /* T's totals: what it gathered before it ended (if it did) plus TABLE, its
    live counters.  */
 void zi_thread_totals_of (const struct zi_thread *t, const struct zi_table *table,
                           struct zi_totals *out) ZI_HIDDEN;
-/* Entries analysed and discarded by sampling (all threads).  */
-extern uint64_t zi_sampled_entries, zi_skipped_entries ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
@@ -439,6 +443,21 @@ const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;
 /* analyze_data.c */
 void zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
     ZI_HIDDEN;
+/* Where ADDR, loaded by thread T, is: *O gets its object (or NULL), and
+   *LO and *HI the address range for which that answer holds (empty when
+   it is not worth caching).  Read lock held.  */
+enum zi_class zi_data_classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o,
+                                uintptr_t *lo, uintptr_t *hi) ZI_HIDDEN;
+/* object_cache.c: data slots (zeroinst-abi.h).  */
+void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, int32_t site_id,
+                    const struct zi_site_info *si) ZI_HIDDEN;
+/* Move what the N data slots from LAST (the highest unit's, ZI_DSLOT)
+   counted since last taken to their objects, for thread T; CLEARED: their
+   counter slots were just zeroed.  */
+void zi_dslots_take (struct zi_thread *t, struct zi_dslot *last, unsigned n, int cleared)
+    ZI_HIDDEN;
+/* A loaded object went away or moved: every data slot looks again.  */
+void zi_dslots_stale (void) ZI_HIDDEN;
 
 /* finish.c: the merged view the writers read.  */
 struct zi_record {

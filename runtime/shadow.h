@@ -17,12 +17,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "zeroinst-abi.h"
 
 /* The shadow covers addresses below 1 << ZI_SHADOW_BITS, cut in regions
    of 1 << ZI_SHADOW_REGION_BITS bytes, each with a chunk of a quarter of
    that per kind, mapped when first marked.  */
 #define ZI_SHADOW_BITS 48
-#define ZI_SHADOW_REGION_BITS 26
 #define ZI_SHADOW_KINDS 2
 
 /* The index of ADDR's word in its region's chunk.  */

@@ -12,18 +12,8 @@
    address); they get the slots of the first opening, so each site keeps
    one record across load cycles.
 
-   Unloading: buffered entries point at their site's descriptor, which the
-   analysis reads (its slot).  Each module that holds sites is an
-   "instance" (one per load of a library); when an instance is gone (the
-   C library's count of unloads moved and the module is not loaded at that
-   place any more), each thread, before analysing its buffers, rewrites
-   entries that point into the instance's range to a stand-in descriptor
-   of the same slot (kept in the site's info), or drops them if the site
-   never got a slot (a site whose first loads were still buffered when its
-   library went away without our dlclose wrapper seeing it: an
-   uninstrumented program that dlcloses).  The dlclose wrapper
-   (allocators.c) gives slots to every buffered site of the library before
-   it goes, so with it nothing is dropped.  */
+   Unloading: a site's descriptor goes with its library, its copy stays
+   (nodes resolve their sites' numbers when they are made).  */
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>

@@ -102,17 +102,17 @@ zi_stack_after_exec (void)
 /* Register-preserving trampolines for the rare calls of generated code
    on x86-64 (plugin/instrument.cc, zi_runtime_call).  The caller has
    stepped 128 bytes below its stack pointer (its red zone) and calls
-   __zeroinst_refill_keep or __zeroinst_enter_keep with the arguments in
-   rdi and rsi; the result comes back in rax and every other
-   general-purpose register keeps its value.  For __zeroinst_enter_keep
-   (function entry) the vector, x87 and mask registers are declared
-   clobbered by the generated asm instead (few values live in them at
-   entry, and saving their whole state with XSAVE would cost more than the
-   runtime function on a context-cache miss).  __zeroinst_refill_keep
-   preserves them too, with XSAVE (FXSAVE where the system has no XSAVE):
-   data mode's appends sit inside the program's loops, whose floating-point
-   values would otherwise live on the stack, in every run, for a call made
-   once per buffer.
+   __zeroinst_enter_keep, __zeroinst_object_keep or
+   __zeroinst_object_keepall with the arguments in rdi, rsi and rdx; the
+   result comes back in rax and every other general-purpose register keeps
+   its value.  For the first two (function entry, and data-mode loads
+   outside loops) the vector, x87 and mask registers are declared clobbered
+   by the generated asm instead (few values live in them there, and saving
+   their whole state with XSAVE would cost more than the runtime function).
+   __zeroinst_object_keepall preserves them too, with XSAVE (FXSAVE where
+   the system has no XSAVE): it serves loads inside loops, whose
+   floating-point values would otherwise live on the stack, in every run,
+   for a call made once per object the loop moves to.
 
    Unwind information: the canonical frame address is the caller's stack
    pointer before the 128-byte step (rsp at entry + 8 + 128), so unwinders
@@ -131,7 +131,7 @@ zi_stack_after_exec (void)
   "  .size " NAME ", .-" NAME "\n"
 #define ZI_KEEP_STUB(NAME, TARGET) ZI_KEEP_STUB_TO (NAME, TARGET, "zi_keep_common")
 
-/* The state __zeroinst_refill_keep saves: x87, SSE, AVX, and AVX-512's
+/* The state __zeroinst_object_keepall saves: x87, SSE, AVX, and AVX-512's
    mask and upper registers (XSAVE components 0, 1, 2, 5, 6, 7), not AMX
    tiles (8 KiB, never touched by the runtime).  */
 #define ZI_XSAVE_MASK 0xe7u
@@ -196,7 +196,8 @@ zi_xsave_init (void)
 
 __asm__ (
   "  .text\n"
-  ZI_KEEP_STUB_TO ("__zeroinst_refill_keep", "__zeroinst_refill", "zi_keepall_common")
+  ZI_KEEP_STUB_TO ("__zeroinst_object_keepall", "__zeroinst_object", "zi_keepall_common")
+  ZI_KEEP_STUB ("__zeroinst_object_keep", "__zeroinst_object")
   ZI_KEEP_STUB ("__zeroinst_enter_keep", "__zeroinst_enter")
   "  .type zi_keep_common, @function\n"
   "zi_keep_common:\n"
@@ -211,6 +212,7 @@ __asm__ (
   "zi_keepall_common:\n"
   ZI_KEEP_PROLOGUE
   "  movq %rax, %r11\n"
+  "  movq %rdx, %r8\n"             /* the third argument, across XSAVE's edx */
   "  movq zi_xsave_bytes(%rip), %rcx\n"
   "  testq %rcx, %rcx\n"
   "  jz 1f\n"
@@ -228,6 +230,7 @@ __asm__ (
   "  movl $0xe7, %eax\n"         /* ZI_XSAVE_MASK */
   "  xorl %edx, %edx\n"
   "  xsave (%rsp)\n"
+  "  movq %r8, %rdx\n"
   "  call *%r11\n"
   "  movq %rax, %r11\n"
   "  movl $0xe7, %eax\n"

@@ -17,19 +17,25 @@
    turns slots into records at exit (SPEC section 3: an integer's redundant
    bytes are (B - 1) * elements - hb + zeros).
 
-   Data-centric buffers: while data mode is on (__zeroinst_data_on != 0),
-   generated code also appends one entry per loaded element to a
-   thread-local buffer chosen by the element's type class T (entries are
-   32 bytes, 48 for 128-bit classes: zi_entry_bytes):
+   Data-centric object cache: while data mode is on (__zeroinst_data_on !=
+   0) each node also has one data slot (struct zi_dslot) per unit, placed
+   before its counter slots (ZI_DSLOT), which remembers the object the
+   site's last element was in.  Generated code, before the counters of an
+   element at ADDR of a load of B bytes:
 
-       cur = __zeroinst_cursors[2*T];  end = __zeroinst_cursors[2*T + 1];
-       if (cur + size*K > end) cur = __zeroinst_refill (T, K);
-       cur[0..K-1] = { &site, context, address, value_lo [, value_hi] };
-       __zeroinst_cursors[2*T] = cur + size*K;
+       if (ADDR - ds.lo > ds.limit || ds.gen != __zeroinst_gen)
+         chunk = __zeroinst_object (&ds, ADDR, value);  -- unlikely
+       else
+         chunk = ds.chunk;
+       if (chunk)
+         mark each element's bytes in chunk (shadow.h)
 
-   A thread starts with cur == end == NULL, so its first append calls the
-   runtime, which allocates the buffers.  The runtime never decodes a type at
-   run time: the buffer an entry sits in says what it is.
+   The runtime adds what the site's counter slot counted since the last
+   change (slot minus the snapshot in ds) to the object it had, finds the
+   new one, and returns the chunk to mark in, or NULL when nothing is to be
+   marked (stack, unknown memory, or an element the runtime marked itself:
+   one that runs past its object's end or shadow region).  __zeroinst_gen
+   changes whenever a loaded object goes away or moves.
 
    Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
    instrumented function keeps the calling-context node of its activation in
@@ -66,40 +72,23 @@
 
 #include <stdint.h>
 
-/* Version 3 (counter slots) renamed the entry points generated code
-   depends on (__zeroinst_cursors, __zeroinst_count), so that objects of an
-   older plugin fail to link against this runtime instead of counting
-   wrongly.  */
-#define ZI_ABI_VERSION 3
+/* Each version renames an entry point that generated code depends on
+   (3: __zeroinst_count; 4: __zeroinst_object), so that objects of an older
+   plugin fail to link against this runtime instead of counting wrongly.  */
+#define ZI_ABI_VERSION 4
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
-/* Element type classes; one buffer per class.  The order is ABI.  */
+/* Element type classes.  The order is ABI.  */
 enum zi_type {
   ZI_I8, ZI_I16, ZI_I32, ZI_I64, ZI_I128,   /* integers and pointers, raw bits */
   ZI_F16, ZI_BF16, ZI_F32, ZI_F64,          /* IEEE binary16, bfloat16, binary32, binary64 */
   ZI_F80,                                   /* x87 extended (value in lo + low 16 bits of hi) */
   ZI_F128,                                  /* IEEE binary128 */
   ZI_OTHER,                                 /* aggregate copies and values not analysed:
-                                               value_lo holds the byte count */
+                                               counted, not analysed */
   ZI_NTYPES
 };
-
-/* One buffered element.  Values narrower than 64 bits are zero-extended
-   raw bits in lo; the 128-bit classes (ZI_I128, ZI_F80, ZI_F128) use
-   struct zi_entry_wide, whose hi holds the upper half.  */
-struct zi_entry {
-  const struct zi_site *site;
-  const struct zi_ctx *ctx;  /* the activation's node (a flat one without contexts) */
-  uint64_t addr;             /* address of the element, 0 when not in addressable memory */
-  uint64_t lo;
-};
-struct zi_entry_wide {
-  struct zi_entry e;
-  uint64_t hi, pad;
-};
-#define ZI_WIDE_TYPE(t) ((t) == ZI_I128 || (t) == ZI_F80 || (t) == ZI_F128)
-#define zi_entry_bytes(t) (ZI_WIDE_TYPE (t) ? 48u : 32u)
 
 /* The part of a calling-context node that generated code reads.  */
 #define ZI_CTX_WAYS 8
@@ -120,7 +109,33 @@ struct zi_slot {
   uint64_t or_lo;               /* OR of the raw bits of all elements */
   uint64_t hb;                  /* integers: sum of the indices of the highest non-zero byte of (v | 1) */
 };
+#define ZI_WIDE_TYPE(t) ((t) == ZI_I128 || (t) == ZI_F80 || (t) == ZI_F128)
 #define ZI_SLOT_UNITS(t) (ZI_WIDE_TYPE (t) ? 2u : 1u)
+/* The data slot of a site in a context (data mode): the object (clipped
+   to its shadow region, ZI_SHADOW_REGION_BITS) or stack the site's last
+   element was in.  Generated code reads the first four fields; the rest
+   is the runtime's.  A node's data slots lie before its counter slots, in
+   reverse: unit U's is ZI_DSLOT (slots, U).  */
+struct zi_dslot {
+  uintptr_t lo;             /* an element of the site's B bytes at A hits */
+  uintptr_t limit;          /*   when A - lo <= limit (limit = span - B)  */
+  uint32_t *chunk;          /* the shadow chunk of the range for the site's kind; NULL: no marks */
+  uint64_t gen;             /* __zeroinst_gen when filled */
+  uintptr_t target;         /* where the counts go: a group, or ZI_DSLOT_CLASS (class) */
+  struct zi_slot *slot;     /* the counter slot it follows */
+  uint64_t seen_elements, seen_zeros, seen_hb;   /* the slot when last taken */
+  int32_t site_id;          /* the site's dense number */
+  uint16_t bytes;           /* access bytes of the site */
+  uint8_t type, kind;       /* enum zi_type of the site; shadow kind (runtime's) */
+};
+#define ZI_DSLOT(slots, unit) ((struct zi_dslot *) (slots) - (unit) - 1)
+
+/* The shadow (runtime/shadow.h) as generated code marks it: per kind of
+   load (integer, floating point), the 16 bytes at a 16-byte aligned
+   address A share one 32-bit word, bit k "byte k loaded", bit 16 + k
+   "byte k seen non-zero", at index (A >> 4) mod 2^(REGION_BITS - 4) of
+   the chunk of A's region of 2^REGION_BITS bytes.  */
+#define ZI_SHADOW_REGION_BITS 26
 /* Slots per function at most: a function with more sites records the
    others through __zeroinst_count with a null slot.  */
 #define ZI_MAX_FN_UNITS (1u << 16)
@@ -174,24 +189,28 @@ struct zi_inline_frame {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Thread-local cursors: [2*T] is the next free entry, [2*T+1] the end.  */
-extern __thread struct zi_entry *__zeroinst_cursors[2 * ZI_NTYPES] ZI_EXPORT;
 /* The thread's current calling-context node (never NULL).  */
 extern __thread const struct zi_ctx *__zeroinst_ctx ZI_EXPORT;
 /* Without contexts: the thread's flat root, parent of one node per function.  */
 extern __thread const struct zi_ctx *__zeroinst_flat ZI_EXPORT;
-/* Non-zero while data mode runs: generated code appends to the buffers.  */
+/* Non-zero while data mode runs: generated code uses the data slots.  */
 extern int __zeroinst_data_on ZI_EXPORT;
+/* Changes when a loaded object goes away or moves: data slots filled
+   before then are stale.  */
+extern uint64_t __zeroinst_gen ZI_EXPORT;
 /* Slow path of function entry: the node of FN entered with return address
    RA from the thread's current node (RA == 0: FN's node under the thread's
    flat root).  */
 const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_EXPORT;
-/* Process the buffer of class TYPE, return a cursor with room for NEED entries. */
-struct zi_entry *__zeroinst_refill (unsigned type, unsigned need) ZI_EXPORT;
+/* The slow path of a data slot (see above): DS missed for the element at
+   ADDR.  VALUE: a scalar's raw bits, zero-extended; for a load of several
+   elements (a vector, a complex value; DS->bytes is more than one
+   element's) the address of its bytes as in memory.  */
+uint32_t *__zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
 /* Out-of-line mode, and elements the inline code leaves to the runtime
    (128-bit classes, sites beyond ZI_MAX_FN_UNITS): one call per element,
    which applies the counter rules to SLOT (NULL: the thread's table) and,
-   in data mode, appends to the buffer.  */
+   in data mode, attributes it to its object.  */
 void __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx,
                         struct zi_slot *slot, uint64_t addr, uint64_t lo, uint64_t hi) ZI_EXPORT;
 #ifdef __cplusplus

@@ -1,0 +1,189 @@
+/* object_cache.c - the data slots of generated code (zeroinst-abi.h): per
+   (site, context), the object the site's last element was in.
+
+   An element inside the cached range costs generated code a subtract, a
+   compare and a branch (and a compare of __zeroinst_gen); it is counted in
+   the site's counter slot like any other, and its bytes are marked in the
+   shadow chunk the slot holds.  Counts reach objects only when the object
+   changes (a miss: __zeroinst_object) or a report, thread end or fork
+   takes them (zi_dslots_take): what the counter slot gained since the
+   last time, its "seen" snapshot, goes to the group of the object the
+   slot held, or to its class (stack, unknown memory).  An integer's
+   redundant bytes are linear in the slot's fields, (B - 1) * elements - hb
+   + zeros (SPEC section 3), so the difference of two snapshots is exact.
+
+   Staleness: an object that was loaded (o->kinds != 0) and goes away or
+   moves changes __zeroinst_gen (zi_dslots_stale, objects.c, under the
+   objects' write lock), so every slot misses once and looks again.  A
+   load that races with the free of its object in another thread is the
+   program's own use after free; its marks may land in freed memory.
+
+   Ranges are clipped to the element's shadow region, so one chunk serves
+   the whole range, and shortened by the site's access bytes, so an
+   element that hits lies in its object.  */
+#include <string.h>
+#include "runtime.h"
+#include "shadow.h"
+
+/* A data slot's target: a group, or a class of memory tagged with 1.  */
+#define CLASS_TARGET(cls) (((uintptr_t) (cls) << 1) | 1)
+
+void
+zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, int32_t site_id,
+               const struct zi_site_info *si)
+{
+  memset (ds, 0, sizeof *ds);
+  ds->slot = slot;
+  ds->site_id = site_id;
+  ds->type = (uint8_t) si->type;
+  ds->bytes = (uint16_t) si->access_bytes;
+  ds->kind = zi_types[si->type].kind == ZI_KIND_FLOAT ? ZI_KIND_FLOAT : ZI_KIND_INT;
+  /* gen 0 never matches __zeroinst_gen: the first element looks.  */
+}
+
+/* Move what DS's counter slot counted since it was last taken to DS's
+   target, for thread T (objects' lock held, or T stopped for a report).  */
+static void
+take (struct zi_thread *t, struct zi_dslot *ds)
+{
+  const struct zi_slot *s = ds->slot;
+  uint64_t n = __atomic_load_n (&s->elements, __ATOMIC_RELAXED);
+  uint64_t z = __atomic_load_n (&s->zeros, __ATOMIC_RELAXED);
+  uint64_t hb = __atomic_load_n (&s->hb, __ATOMIC_RELAXED);
+  uint64_t dn = n - ds->seen_elements, dz = z - ds->seen_zeros, dhb = hb - ds->seen_hb;
+  ds->seen_elements = n, ds->seen_zeros = z, ds->seen_hb = hb;
+  if (!ds->target || !(dn | dz | dhb) || ds->type == ZI_OTHER)
+    return;
+  const struct zi_type_info *ti = &zi_types[ds->type];
+  /* Modulo 2^64: a report that reads a slot while its thread is between
+     two field updates sees one half now and the other next time.  */
+  uint64_t red = ti->kind == ZI_KIND_FLOAT ? dz * ti->elem_bytes
+                 : (uint64_t) (ti->elem_bytes - 1) * dn - dhb + dz;
+  struct zi_totals d = { dn, dn * ti->elem_bytes, red, dz };
+  int kind = ds->kind;
+  enum zi_class cls;
+  if (ds->target & 1)
+    cls = (enum zi_class) (ds->target >> 1);
+  else
+    {
+      struct zi_group *g = (struct zi_group *) ds->target;
+      cls = g->cls;
+      struct zi_totals *c = &g->c[kind];
+      __atomic_fetch_add (&c->elements, d.elements, __ATOMIC_RELAXED);
+      __atomic_fetch_add (&c->bytes, d.bytes, __ATOMIC_RELAXED);
+      __atomic_fetch_add (&c->redundant_bytes, d.redundant_bytes, __ATOMIC_RELAXED);
+      __atomic_fetch_add (&c->zero_elements, d.zero_elements, __ATOMIC_RELAXED);
+    }
+  zi_totals_add (&t->data_totals[cls][kind], &d);
+}
+
+void
+zi_dslots_take (struct zi_thread *t, struct zi_dslot *last, unsigned n, int cleared)
+{
+  for (unsigned i = 0; i < n; i++)
+    {
+      struct zi_dslot *ds = last + i;
+      if (!ds->slot)
+        continue;
+      take (t, ds);
+      if (cleared)
+        ds->seen_elements = ds->seen_zeros = ds->seen_hb = 0;
+    }
+}
+
+/* Mark the element of DS's BYTES bytes at ADDR, whose value is at VALUE,
+   but not past END (its object's end).  */
+static void
+mark_here (int kind, uintptr_t addr, uintptr_t end, unsigned bytes, const unsigned char *value)
+{
+  unsigned n = end - addr < bytes ? (unsigned) (end - addr) : bytes;
+  for (unsigned k = 0; k < n; k += 16)
+    {
+      uint64_t part[2] = { 0, 0 };
+      unsigned m = n - k < 16 ? n - k : 16;
+      memcpy (part, value + k, m);
+      zi_shadow_mark (kind, addr + k, m, part[0], part[1]);
+    }
+}
+
+uint32_t *
+__zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
+{
+  uint64_t gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
+  if (!ds->slot)
+    {
+      /* The sink's (contexts.c): counts nobody reads, nothing to mark.  */
+      ds->lo = 0;
+      ds->limit = UINTPTR_MAX;
+      ds->chunk = NULL;
+      ds->gen = gen;
+      return NULL;
+    }
+  if (zi_in_runtime)
+    return NULL;
+  /* Not zi_enter (see contexts.c's __zeroinst_enter): while another
+     thread writes a report, the element is neither marked nor moved.  */
+  zi_enter_nowait ();
+  if (zi_reporting_elsewhere () || !zi_data_on)
+    {
+      zi_leave ();
+      return NULL;
+    }
+  struct zi_thread *t = zi_thread_active ();
+  pthread_rwlock_rdlock (&zi_objects_lock);
+  gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
+  take (t, ds);
+  struct zi_object *o;
+  uintptr_t lo, hi;
+  enum zi_class cls = zi_data_classify (t, addr, &o, &lo, &hi);
+  if (cls == ZI_CLASS_UNKNOWN)
+    {
+      /* Perhaps a library loaded since: look again with it.  */
+      pthread_rwlock_unlock (&zi_objects_lock);
+      zi_statics_refresh ();
+      pthread_rwlock_rdlock (&zi_objects_lock);
+      gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
+      cls = zi_data_classify (t, addr, &o, &lo, &hi);
+    }
+  int kind = ds->kind;
+  uint32_t *chunk = NULL, *ret = NULL;
+  if (o)
+    {
+      zi_object_touch (o, kind);
+      ds->target = (uintptr_t) o->group;
+      uintptr_t region = addr & ~(((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1);
+      if (lo < region)
+        lo = region;
+      if (hi - region > ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS))
+        hi = region + ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS);
+      uint32_t *w = zi_shadow_word (kind, addr);
+      if (w)
+        chunk = w - zi_shadow_index (addr);
+    }
+  else
+    ds->target = CLASS_TARGET (cls);
+  if (!addr)
+    ds->lo = 0, ds->limit = 0;          /* no address (a register): stack */
+  else if (hi - lo >= ds->bytes)
+    ds->lo = lo, ds->limit = hi - lo - ds->bytes;
+  else
+    ds->lo = UINTPTR_MAX, ds->limit = 0;   /* nothing hits */
+  ds->chunk = chunk;
+  ds->gen = gen;
+  if (o)
+    {
+      /* The generated code marks an element that hits; one that runs
+         past its object's end (or region) is marked here, up to the end.  */
+      if (chunk && addr - ds->lo <= ds->limit)
+        ret = chunk;
+      else if (ds->bytes == zi_types[ds->type].elem_bytes)
+        /* A scalar: its bytes in memory order (the targets are all
+           little-endian).  */
+        mark_here (kind, addr, o->base + o->size, ds->bytes, (const unsigned char *) &value);
+      else
+        mark_here (kind, addr, o->base + o->size, ds->bytes, (const unsigned char *) value);
+    }
+  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_leave ();
+  return ret;
+}
