@@ -1,6 +1,6 @@
 /* instrument.cc - count every load of the optimized GIMPLE in the counter
-   slot of its site (zeroinst-abi.h), and in data mode append it to the
-   runtime's thread-local buffer of the loaded element's type class.
+   slot of its site (zeroinst-abi.h), and in data mode attribute it to its
+   object through the site's data slot and mark its bytes in the shadow.
 
    What counts as a load (describe_load):
      - an assignment whose right-hand side reads memory (a memory decl,
@@ -507,13 +507,33 @@ slot_field (tree slots, int unit, unsigned field)
                  build_int_cst (zi_t.u64_ptr, unit * sizeof (struct zi_slot) + field * 8));
 }
 
+/* Does L, in a register loop, count its elements in an accumulator of its
+   own rather than in its block's execution counter?  Loads with a data
+   path do: their accumulators are added to the slot before each runtime
+   call, which the shared block counter cannot be.  */
+static bool
+own_elements_p (const struct zi_load *l)
+{
+  return l->data && l->type != ZI_OTHER;
+}
+
+/* The accumulator of FIELD of L's unit, made on first use.  */
+static tree &
+field_acc (struct zi_fn_state *st, const struct zi_load *l, unsigned field)
+{
+  tree &acc = st->accs[l->unit * ZI_NFIELDS + field];
+  if (!acc)
+    acc = create_tmp_reg (zi_t.u64, "zi_acc");
+  return acc;
+}
+
 /* FIELD of L's slot OP= VAL, in SEQ: on the loop's accumulator when L is in
    a register loop, else on the slot in memory.  */
 static void
 update_field (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, unsigned field,
               tree val)
 {
-  if (l->acc >= 0 && field == ZI_F_ELEMENTS)
+  if (l->acc >= 0 && field == ZI_F_ELEMENTS && !own_elements_p (l))
     {
       tree &acc = st->block_accs[l->block];
       if (!acc)
@@ -526,9 +546,7 @@ update_field (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, 
     }
   if (l->acc >= 0)
     {
-      tree &acc = st->accs[l->unit * ZI_NFIELDS + field];
-      if (!acc)
-        acc = create_tmp_reg (zi_t.u64, "zi_acc");
+      tree &acc = field_acc (st, l, field);
       gimple_seq_add_stmt (seq, gimple_build_assign (acc, field_op[field], acc, val));
       return;
     }
@@ -814,7 +832,12 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
       bool one = a_piece >= 16 || (!(n & (n - 1)) && a_piece >= n);
       if (one)
         {
-          tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, loaded,
+          /* A piece the program misaligns despite its type (a cast
+             pointer) would spill past the line: its bytes there are not
+             marked, and no other byte is marked wrongly.  */
+          tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
+                                    gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, loaded,
+                                                  build_int_cst (zi_t.u32, 0xffff)),
                                     gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nzat,
                                                   build_int_cst (integer_type_node, 16)));
           emit_mark (end, seq, shadow_word (&seq, chunk, a, 0), bits);
@@ -872,6 +895,20 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
   basic_block cond_bb = single_pred (then_bb);
   seq = NULL;
+  if (l->acc >= 0)
+    {
+      /* The runtime reads the slot: first what this load's accumulators
+         hold goes there (emit_counters creates those it uses).  */
+      for (unsigned f = 0; f < ZI_NFIELDS; f++)
+        {
+          tree &acc = field_acc (st, l, f);
+          tree old = make_ssa_name (zi_t.u64);
+          gimple_seq_add_stmt (&seq, gimple_build_assign (old, slot_field (st->slots, l->unit, f)));
+          tree sum = gimple_build (&seq, field_op[f], zi_t.u64, old, acc);
+          gimple_seq_add_stmt (&seq, gimple_build_assign (slot_field (st->slots, l->unit, f), sum));
+          gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_zero_cst (zi_t.u64)));
+        }
+    }
   tree value, tmp = NULL_TREE;
   if (l->lanes == 1)
     {
@@ -1120,8 +1157,11 @@ zi_instrument_function (function *fun)
                 }
               l.acc = *known;
             }
-          /* The data path reads the counter slot: no registers.  */
-          if (l.data && l.type != ZI_OTHER)
+          /* The data path's runtime call reads the counter slot: in the
+             data-mode copy of a register loop the load's own accumulators
+             are added to it before that call (emit_data_path); elsewhere
+             (a register loop that could not be versioned) no registers.  */
+          if (l.data == 1 && l.type != ZI_OTHER)
             l.acc = -1;
           loads.safe_push (l);
         }
@@ -1167,7 +1207,7 @@ zi_instrument_function (function *fun)
 
   /* Register loops: each accumulator starts at 0 in the preheader and is
      added to its slot field on every exit edge; a load's elements are its
-     block's executions times its lanes.  */
+     block's executions times its lanes (or its own count: own_elements_p).  */
   auto_vec<bool> block_started;
   block_started.safe_grow_cleared (st.block_accs.length ());
   for (struct zi_load &l : loads)
@@ -1182,10 +1222,11 @@ zi_instrument_function (function *fun)
           gsi_insert_on_edge (loop_preheader_edge (al->loop),
                               gimple_build_assign (runs, build_zero_cst (zi_t.u64)));
         }
+      bool by_block = !own_elements_p (&l);
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
           tree acc = st.accs[l.unit * ZI_NFIELDS + f];
-          if (f == ZI_F_ELEMENTS)
+          if (f == ZI_F_ELEMENTS && by_block)
             acc = runs;
           else if (acc)
             gsi_insert_on_edge (loop_preheader_edge (al->loop),
@@ -1196,7 +1237,7 @@ zi_instrument_function (function *fun)
             {
               gimple_seq seq = NULL;
               tree val = acc;
-              if (f == ZI_F_ELEMENTS && l.lanes != 1)
+              if (f == ZI_F_ELEMENTS && by_block && l.lanes != 1)
                 val = gimple_build (&seq, MULT_EXPR, zi_t.u64, acc,
                                     build_int_cst (zi_t.u64, l.lanes));
               tree old = make_ssa_name (zi_t.u64);

@@ -1,4 +1,8 @@
-/* analyze_data.c - fold a buffer of entries into data objects (SPEC §5).
+/* analyze_data.c - fold entries into data objects (SPEC §5): the
+   runtime's path for the elements that generated code does not attribute
+   through its data slots (object_cache.c): the 128-bit classes, sites
+   beyond a function's slots, out-of-line mode, one element at a time (and
+   the analysis tests, on generated batches).
 
    Each element is attributed by the address of its first byte to a static
    object or a live heap block (objects.c), or classed as stack (the
@@ -9,7 +13,7 @@
    was non-zero.  Bytes of an element past the object's end are not
    marked.  Aggregate copies (ZI_OTHER) have no values: not counted here.
 
-   The objects' lock is held (read side) for the whole buffer.  Loads of
+   The objects' lock is held (read side) for the whole batch.  Loads of
    one site usually hit one object, so a per-site cache of the last object
    (or stack range) spares most lookups; in periodic stretches of the
    buffer (period.h) each position's object is taken from it once per
@@ -332,7 +336,7 @@ zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, cons
       small = (struct site_cache) { SMALL_SETS - 1, 0, small_filled, small_lines };
       sc = &small;
     }
-  zi_statics_refresh ();
+  zi_statics_check (t, 0);
   pthread_rwlock_rdlock (&zi_objects_lock);
   analyzers[type] (t, sc, begin, end);
   pthread_rwlock_unlock (&zi_objects_lock);

@@ -1,9 +1,9 @@
 /* finish.c - merge all threads and write the report directory.
 
    Called at exit, before exec and on fatal signals (lifecycle.c, exec.c).
-   Every live thread's buffers are flushed (other threads may still be
-   running at exit; their buffered entries up to their cursor are taken),
-   all counters are summed per site, and report.json and summary.txt are
+   Every live thread's counter and data slots are taken (other threads may
+   still be running at exit: their slots are read, not cleared), all
+   counters are summed per site, and report.json and summary.txt are
    written.  It may run more than once (a failed exec, then exit): each run
    rewrites the report with everything gathered so far.  */
 #include <limits.h>

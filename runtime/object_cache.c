@@ -130,6 +130,7 @@ __zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       return NULL;
     }
   struct zi_thread *t = zi_thread_active ();
+  zi_statics_check (t, 0);
   pthread_rwlock_rdlock (&zi_objects_lock);
   gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   take (t, ds);
@@ -140,7 +141,7 @@ __zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
     {
       /* Perhaps a library loaded since: look again with it.  */
       pthread_rwlock_unlock (&zi_objects_lock);
-      zi_statics_refresh ();
+      zi_statics_check (t, 1);
       pthread_rwlock_rdlock (&zi_objects_lock);
       gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
       cls = zi_data_classify (t, addr, &o, &lo, &hi);

@@ -158,7 +158,6 @@ const char *zi_getenv (const char *name) ZI_HIDDEN;
 
 /* sites.c: dense slots for site descriptors.  */
 struct zi_site_info {
-  struct zi_site standin;         /* stands for the descriptor once its library is gone */
   enum zi_type type;
   unsigned lanes, access_bytes, line, column;
   char *file, *function, *expr;
@@ -173,13 +172,9 @@ zi_site_slot (const struct zi_site *site)
 }
 size_t zi_site_count (void) ZI_HIDDEN;          /* slots are 1..count */
 const struct zi_site_info *zi_site_get (int32_t slot) ZI_HIDDEN;
-/* Libraries with sites that were unloaded so far (a generation count;
-   looks for new unloads, cheaply when nothing was unloaded).  */
+/* Notice libraries with sites that were unloaded (returns how many
+   times some were found gone so far).  */
 unsigned zi_sites_generation (void) ZI_HIDDEN;
-/* In the entries [START, *CUR) of SIZE bytes, point those of sites of
-   libraries found unloaded after generation SINCE at stand-ins, or drop
-   them (*CUR moves back) if their site never got a slot.  */
-void zi_sites_translate (char *start, char **cur, unsigned size, unsigned since) ZI_HIDDEN;
 
 /* One element for the runtime's data analysis (analyze_data.c): values
    narrower than 64 bits are zero-extended raw bits in lo; the 128-bit
@@ -209,6 +204,7 @@ struct zi_thread {
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
+  unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
   int ended;
   int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
   int busy_at_report;                /* still in the runtime when a report was due: skipped */
@@ -421,6 +417,13 @@ void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
 struct zi_object *zi_object_at (uintptr_t addr) ZI_HIDDEN;
 /* statics.c */
 void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules into account */
+/* Before an object lookup by T: zi_statics_refresh when FORCE (an address
+   found in no object: perhaps in a library loaded since) or every
+   ZI_STATICS_EVERY lookups, so that a module unloaded behind the dlclose
+   wrapper's back (an uninstrumented host) stops being found, without the
+   loader's lock at every lookup.  */
+#define ZI_STATICS_EVERY 1024
+void zi_statics_check (struct zi_thread *t, int force) ZI_HIDDEN;
 struct zi_object *zi_static_at (uintptr_t addr) ZI_HIDDEN;
 void zi_statics_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 /* heap.c */

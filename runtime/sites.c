@@ -224,6 +224,7 @@ remember (struct instance *in, const struct zi_site *site, int32_t slot)
 int32_t
 zi_site_slot_slow (const struct zi_site *site)
 {
+  zi_sites_generation ();     /* a library unloaded since is no instance any more */
   pthread_mutex_lock (&sites_lock);
   int32_t slot = site->slot;
   if (!slot)
@@ -257,13 +258,6 @@ zi_site_slot_slow (const struct zi_site *site)
           info->function = copy (site->function);
           info->expr = copy (site->expr);
           site_frames (site, info);
-          /* What the analysis reads of an entry's site once the
-             descriptor is gone: the slot (and nothing that points into the
-             library).  */
-          info->standin = (struct zi_site) { .slot = slot, .type = site->type,
-                                             .lanes = site->lanes,
-                                             .access_bytes = site->access_bytes,
-                                             .line = site->line, .column = site->column };
           if (in && !k)
             key_add (in->name, (uintptr_t) site - in->bias, slot);
         }
@@ -353,55 +347,4 @@ zi_sites_generation (void)
   unsigned g = generation;
   pthread_mutex_unlock (&sites_lock);
   return g;
-}
-
-/* The stand-in for a descriptor at AT of instance IN, or NULL.  */
-static const struct zi_site *
-standin (const struct instance *in, uintptr_t at)
-{
-  size_t lo = 0, hi = in->nslots;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (in->slots[mid].at < at)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < in->nslots && in->slots[lo].at == at)
-    return &sites[in->slots[lo].slot]->standin;
-  return NULL;
-}
-
-void
-zi_sites_translate (char *start, char **cur, unsigned size, unsigned since)
-{
-  pthread_mutex_lock (&sites_lock);
-  char *out = start;
-  for (char *p = start; p < *cur; p += size)
-    {
-      struct zi_entry *e = (struct zi_entry *) p;
-      uintptr_t at = (uintptr_t) e->site;
-      int keep = 1;
-      /* Only instances found gone after this buffer's last translation:
-         its newer entries may point into a library loaded since at the
-         same place.  */
-      for (size_t i = 0; i < ninstances && keep; i++)
-        {
-          const struct instance *in = &instances[i];
-          if (in->gone > since && at - in->lo < in->hi - in->lo)
-            {
-              e->site = standin (in, at);
-              keep = e->site != NULL;
-            }
-        }
-      if (keep)
-        {
-          if (out != p)
-            memmove (out, p, size);
-          out += size;
-        }
-    }
-  *cur = out;
-  pthread_mutex_unlock (&sites_lock);
 }

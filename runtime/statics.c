@@ -245,8 +245,20 @@ module_cb (struct dl_phdr_info *info, size_t size, void *arg)
   return 0;
 }
 
-/* Look for loaded and unloaded modules.  Called before each buffer is
-   analysed (cheap when nothing changed) and from zi_objects_init.
+void
+zi_statics_check (struct zi_thread *t, int force)
+{
+  unsigned n = ++t->lookups;
+  if (force || n - t->refreshed >= ZI_STATICS_EVERY)
+    {
+      t->refreshed = n;
+      zi_statics_refresh ();
+    }
+}
+
+/* Look for loaded and unloaded modules.  Called from zi_statics_check (a
+   lookup by generated code or the runtime's analysis), dlclose and
+   zi_objects_init; cheap when nothing changed.
    Takes the write lock itself when something changed.  */
 void
 zi_statics_refresh (void)

@@ -17,7 +17,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "runtime.h"
@@ -138,9 +137,18 @@ __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx, struct z
   zi_enter_nowait ();
   if (!zi_reporting_elsewhere ())
     {
+      struct zi_thread *t = zi_thread_active ();
+      /* In no object: perhaps in a library loaded since (as
+         __zeroinst_object does).  */
+      struct zi_object *o;
+      uintptr_t olo, ohi;
+      pthread_rwlock_rdlock (&zi_objects_lock);
+      int unknown = zi_data_classify (t, addr, &o, &olo, &ohi) == ZI_CLASS_UNKNOWN;
+      pthread_rwlock_unlock (&zi_objects_lock);
+      if (unknown)
+        zi_statics_check (t, 1);
       struct zi_entry_wide e = { { site, ctx, addr, lo }, hi, 0 };
-      zi_analyze_data (zi_thread_active (), (enum zi_type) type, &e,
-                       (const char *) &e + zi_entry_bytes (type));
+      zi_analyze_data (t, (enum zi_type) type, &e, (const char *) &e + zi_entry_bytes (type));
     }
   zi_leave ();
 }

@@ -32,6 +32,7 @@
 pthread_rwlock_t zi_objects_lock = PTHREAD_RWLOCK_INITIALIZER;
 uintptr_t zi_main_stack_lo, zi_main_stack_hi;
 void zi_statics_refresh (void) {}
+void zi_statics_check (struct zi_thread *t, int force) { (void) t; (void) force; }
 /* Half the buffers as the thread's own (the cache it keeps), half as
    another thread's (a small cache on the stack).  */
 static int own_thread;
