@@ -497,7 +497,41 @@ struct zi_fn_state {
      one execution counter per block (BLOCK_ACCS[block]) stands for the
      elements of all of them.  */
   auto_vec<tree> block_accs;
+  /* Loops (by number) known to compute floating-point or vector values:
+     1, or not: 2 (float_loop_p).  */
+  hash_map<int_hash<int, -1, -2>, int> float_loops;
 };
+
+/* Does LOOP compute floating-point, complex or vector values?  Their
+   registers would have to be saved around a runtime call inside it.  */
+static bool
+float_loop_p (struct zi_fn_state *st, class loop *loop)
+{
+  if (int *known = st->float_loops.get (loop->num))
+    return *known == 1;
+  bool found = false;
+  basic_block *body = get_loop_body (loop);
+  for (unsigned i = 0; !found && i < loop->num_nodes; i++)
+    {
+      for (gphi_iterator p = gsi_start_phis (body[i]); !found && !gsi_end_p (p); gsi_next (&p))
+        {
+          tree t = TREE_TYPE (gimple_phi_result (p.phi ()));
+          found = FLOAT_TYPE_P (t) || VECTOR_TYPE_P (t) || COMPLEX_FLOAT_TYPE_P (t);
+        }
+      for (gimple_stmt_iterator g = gsi_start_bb (body[i]); !found && !gsi_end_p (g); gsi_next (&g))
+        {
+          tree lhs = gimple_get_lhs (gsi_stmt (g));
+          if (lhs)
+            {
+              tree t = TREE_TYPE (lhs);
+              found = FLOAT_TYPE_P (t) || VECTOR_TYPE_P (t) || COMPLEX_FLOAT_TYPE_P (t);
+            }
+        }
+    }
+  free (body);
+  st->float_loops.put (loop->num, found ? 1 : 2);
+  return found;
+}
 
 /* MEM[SLOTS + 32 * UNIT + 8 * FIELD] of the private u64 type.  */
 static tree
@@ -925,10 +959,16 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
       value = gimple_convert (&seq, zi_t.u64, build_fold_addr_expr (tmp));
     }
   tree args[] = { gimple_convert (&seq, ptr_type_node, ds), addr, value };
-  bool in_loop = gimple_bb (l->stmt)->loop_father && gimple_bb (l->stmt)->loop_father->num;
-  gimple *call = zi_runtime_call (zi_t.object_fn, in_loop ? "__zeroinst_object_keepall"
-                                                          : "__zeroinst_object_keep",
-                                  in_loop, 3, args);
+  /* Vector registers are saved by the trampoline (XSAVE) only where
+     values may live in them across the call: in loops that compute
+     floating-point or vector values.  Elsewhere they are declared
+     clobbered (a value live across a whole loop is saved once).  */
+  class loop *loop = gimple_bb (l->stmt)->loop_father;
+  int *known = loop && loop->num ? st->float_loops.get (loop->num) : NULL;
+  bool keep_vectors = loop && loop->num && (!known || *known == 1);
+  gimple *call = zi_runtime_call (zi_t.object_fn, keep_vectors ? "__zeroinst_object_keepall"
+                                                               : "__zeroinst_object_keep",
+                                  keep_vectors, 3, args);
   tree slow = make_ssa_name (zi_t.u64, call);
   if (gasm *a = dyn_cast<gasm *> (call))
     TREE_VALUE (gimple_asm_output_op (a, 0)) = slow;
@@ -1166,6 +1206,11 @@ zi_instrument_function (function *fun)
           loads.safe_push (l);
         }
     }
+  /* Loops are looked at while their bodies can be enumerated (dominators),
+     before the data paths split their blocks.  */
+  for (struct zi_load &l : loads)
+    if (l.data && inline_mode && gimple_bb (l.stmt)->loop_father->num)
+      float_loop_p (&st, gimple_bb (l.stmt)->loop_father);
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
 
