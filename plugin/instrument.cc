@@ -541,6 +541,16 @@ slot_field (tree slots, int unit, unsigned field)
                  build_int_cst (zi_t.u64_ptr, unit * sizeof (struct zi_slot) + field * 8));
 }
 
+/* FIELD of slot UNIT of SLOTS OP= VAL, in memory, in SEQ.  */
+static void
+add_to_slot (gimple_seq *seq, tree slots, int unit, unsigned field, tree val)
+{
+  tree old = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (old, slot_field (slots, unit, field)));
+  tree sum = gimple_build (seq, field_op[field], zi_t.u64, old, val);
+  gimple_seq_add_stmt (seq, gimple_build_assign (slot_field (slots, unit, field), sum));
+}
+
 /* Does L, in a register loop, count its elements in an accumulator of its
    own rather than in its block's execution counter?  Loads with a data
    path do: their accumulators are added to the slot before each runtime
@@ -584,10 +594,7 @@ update_field (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, 
       gimple_seq_add_stmt (seq, gimple_build_assign (acc, field_op[field], acc, val));
       return;
     }
-  tree old = make_ssa_name (zi_t.u64);
-  gimple_seq_add_stmt (seq, gimple_build_assign (old, slot_field (st->slots, l->unit, field)));
-  tree sum = gimple_build (seq, field_op[field], zi_t.u64, old, val);
-  gimple_seq_add_stmt (seq, gimple_build_assign (slot_field (st->slots, l->unit, field), sum));
+  add_to_slot (seq, st->slots, l->unit, field, val);
 }
 
 /* (COND) as a u64 0 or 1, in SEQ.  */
@@ -936,10 +943,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
           tree &acc = field_acc (st, l, f);
-          tree old = make_ssa_name (zi_t.u64);
-          gimple_seq_add_stmt (&seq, gimple_build_assign (old, slot_field (st->slots, l->unit, f)));
-          tree sum = gimple_build (&seq, field_op[f], zi_t.u64, old, acc);
-          gimple_seq_add_stmt (&seq, gimple_build_assign (slot_field (st->slots, l->unit, f), sum));
+          add_to_slot (&seq, st->slots, l->unit, f, acc);
           gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_zero_cst (zi_t.u64)));
         }
     }
@@ -1285,10 +1289,7 @@ zi_instrument_function (function *fun)
               if (f == ZI_F_ELEMENTS && by_block && l.lanes != 1)
                 val = gimple_build (&seq, MULT_EXPR, zi_t.u64, acc,
                                     build_int_cst (zi_t.u64, l.lanes));
-              tree old = make_ssa_name (zi_t.u64);
-              gimple_seq_add_stmt (&seq, gimple_build_assign (old, slot_field (st.slots, l.unit, f)));
-              tree sum = gimple_build (&seq, field_op[f], zi_t.u64, old, val);
-              gimple_seq_add_stmt (&seq, gimple_build_assign (slot_field (st.slots, l.unit, f), sum));
+              add_to_slot (&seq, st.slots, l.unit, f, val);
               gsi_insert_seq_on_edge (e, seq);
             }
         }
