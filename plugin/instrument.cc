@@ -931,15 +931,16 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   tree miss = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, out, stale);
   insert_before (end, seq);
 
-  /* The miss: the value goes to the runtime through memory.  */
+  /* The miss: this load's accumulators go to its slot first, then the
+     runtime call (a scalar's value in a register, several elements'
+     through memory).  */
   gimple *then = branch_before (end, NE_EXPR, miss, build_zero_cst (zi_t.u64), false);
   basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
   basic_block cond_bb = single_pred (then_bb);
   seq = NULL;
   if (l->acc >= 0)
     {
-      /* The runtime reads the slot: first what this load's accumulators
-         hold goes there (emit_counters creates those it uses).  */
+      /* emit_counters creates those it uses; the others add 0.  */
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
           tree &acc = field_acc (st, l, f);
