@@ -120,11 +120,7 @@ commit (struct pending *p, int kind)
 {
   if (!p->g)
     return;
-  struct zi_totals *c = &p->g->c[kind];
-  __atomic_fetch_add (&c->elements, p->d.elements, __ATOMIC_RELAXED);
-  __atomic_fetch_add (&c->bytes, p->d.bytes, __ATOMIC_RELAXED);
-  __atomic_fetch_add (&c->redundant_bytes, p->d.redundant_bytes, __ATOMIC_RELAXED);
-  __atomic_fetch_add (&c->zero_elements, p->d.zero_elements, __ATOMIC_RELAXED);
+  zi_totals_add_atomic (&p->g->c[kind], &p->d);
   memset (p, 0, sizeof *p);
 }
 

@@ -354,7 +354,7 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
           target->site_ids[i] = zi_site_slot (fn->sites[i]);
           const struct zi_site_info *si = zi_site_get (target->site_ids[i]);
           if (ndata)
-            zi_dslot_init (ZI_DSLOT (slots, unit), slots + unit, target->site_ids[i], si);
+            zi_dslot_init (ZI_DSLOT (slots, unit), slots + unit, si);
           unit += ZI_SLOT_UNITS (si->type);
         }
       target->nsites = (uint32_t) nsites;

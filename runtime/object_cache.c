@@ -29,12 +29,10 @@
 #define CLASS_TARGET(cls) (((uintptr_t) (cls) << 1) | 1)
 
 void
-zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, int32_t site_id,
-               const struct zi_site_info *si)
+zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_info *si)
 {
   memset (ds, 0, sizeof *ds);
   ds->slot = slot;
-  ds->site_id = site_id;
   ds->type = (uint8_t) si->type;
   ds->bytes = (uint16_t) si->access_bytes;
   ds->kind = zi_types[si->type].kind == ZI_KIND_FLOAT ? ZI_KIND_FLOAT : ZI_KIND_INT;
@@ -68,11 +66,7 @@ take (struct zi_thread *t, struct zi_dslot *ds)
     {
       struct zi_group *g = (struct zi_group *) ds->target;
       cls = g->cls;
-      struct zi_totals *c = &g->c[kind];
-      __atomic_fetch_add (&c->elements, d.elements, __ATOMIC_RELAXED);
-      __atomic_fetch_add (&c->bytes, d.bytes, __ATOMIC_RELAXED);
-      __atomic_fetch_add (&c->redundant_bytes, d.redundant_bytes, __ATOMIC_RELAXED);
-      __atomic_fetch_add (&c->zero_elements, d.zero_elements, __ATOMIC_RELAXED);
+      zi_totals_add_atomic (&g->c[kind], &d);
     }
   zi_totals_add (&t->data_totals[cls][kind], &d);
 }

@@ -301,6 +301,16 @@ zi_totals_add (struct zi_totals *dst, const struct zi_totals *src)
   dst->zero_elements += src->zero_elements;
 }
 
+/* The same into totals that several threads add to (a group's).  */
+static inline void
+zi_totals_add_atomic (struct zi_totals *dst, const struct zi_totals *src)
+{
+  __atomic_fetch_add (&dst->elements, src->elements, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&dst->bytes, src->bytes, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&dst->redundant_bytes, src->redundant_bytes, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&dst->zero_elements, src->zero_elements, __ATOMIC_RELAXED);
+}
+
 /* Leading zero bytes of an integer element of BYTES bytes (SPEC §3);
    LO holds the low 64 bits, HI the rest of a 16-byte element.  */
 static inline unsigned
@@ -452,8 +462,8 @@ void zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin,
 enum zi_class zi_data_classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o,
                                 uintptr_t *lo, uintptr_t *hi) ZI_HIDDEN;
 /* object_cache.c: data slots (zeroinst-abi.h).  */
-void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, int32_t site_id,
-                    const struct zi_site_info *si) ZI_HIDDEN;
+void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_info *si)
+    ZI_HIDDEN;
 /* Move what the N data slots from LAST (the highest unit's, ZI_DSLOT)
    counted since last taken to their objects, for thread T; CLEARED: their
    counter slots were just zeroed.  */

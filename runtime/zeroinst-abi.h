@@ -121,10 +121,9 @@ struct zi_dslot {
   uintptr_t limit;          /*   when A - lo <= limit (limit = span - B)  */
   uint32_t *chunk;          /* the shadow chunk of the range for the site's kind; NULL: no marks */
   uint64_t gen;             /* __zeroinst_gen when filled */
-  uintptr_t target;         /* where the counts go: a group, or ZI_DSLOT_CLASS (class) */
+  uintptr_t target;         /* where the counts go: a group, or a class tagged with 1 */
   struct zi_slot *slot;     /* the counter slot it follows */
   uint64_t seen_elements, seen_zeros, seen_hb;   /* the slot when last taken */
-  int32_t site_id;          /* the site's dense number */
   uint16_t bytes;           /* access bytes of the site */
   uint8_t type, kind;       /* enum zi_type of the site; shadow kind (runtime's) */
 };
