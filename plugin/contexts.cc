@@ -214,7 +214,7 @@ zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree
   tree diff2, cached2 = probe (&seq, parent, other, fn_desc, flat ? NULL_TREE : ra, &diff2);
   gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
   tree args[] = { fn_desc, ra };
-  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", false, 2, args);
+  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", ZI_KEEP_GPRS, 2, args);
   gimple_stmt_iterator join2;
   tree second = zi_guarded_call (&it, NE_EXPR, diff2, build_zero_cst (u), enter, cached2, &join2);
   tree node = make_ssa_name (ptr_type_node);

@@ -36,20 +36,25 @@
 
    Data mode (emit_data_path).  Every register loop with a load is first
    versioned on __zeroinst_data_on (version_loops): the original runs in
-   code mode, with counters in registers; the copy also attributes each
-   element to its object, with counters in memory (the runtime reads the
-   slot when the object changes).  Elsewhere the data path runs behind a
-   test of data_on, read once at entry.  Per load, before its counters,
-   with DS its data slot (zeroinst-abi.h, ZI_DSLOT):
+   code mode; the copy also attributes each element to its object, its
+   counters in registers too: a load's are added to its slot before each
+   runtime call (the runtime reads the slot when the object changes), its
+   elements since the last change being its block's executions since then
+   (data_base).  Elsewhere the data path runs behind a test of data_on,
+   read once at entry, with counters in memory.  Per load, before its
+   counters, with DS its data slot (zeroinst-abi.h, ZI_DSLOT):
 
-       if (addr - ds.lo > ds.limit || ds.gen != __zeroinst_gen)   -- unlikely
-         chunk' = __zeroinst_object (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
-       chunk = PHI <ds.chunk, chunk'>
+       if (addr - ds.lo > ds.limit) goto miss;               -- unlikely
+       if (ds.gen != __zeroinst_gen) goto miss;              -- unlikely
+       chunk = ds.chunk
+       ...
+     miss:
+       chunk = __zeroinst_object (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
        if (chunk)
          for each 16-byte piece of the value, in the piece's shadow word w
-         (two when the piece may straddle a 16-byte line):
-           bits = loaded bytes | non-zero bytes << 16
-           if ((*w & bits) != bits)  __atomic_fetch_or (w, bits)
+         (two when the piece may straddle a 16-byte line), at line offset at:
+           want = loaded bytes | non-zero bytes << 16   -- at offset 0
+           if (((*w >> at) & want) != want)  __atomic_fetch_or (w, want << at)  -- within the line
 
    The value comes from the load's own result, never from a second read of
    memory (volatile, atomics, races).  Slot and entry accesses use a
@@ -359,13 +364,25 @@ keep_registers_p (void)
 #endif
 }
 
-/* AVX-512's 32 vector and 8 mask registers (x86 only: the other targets'
-   plugin headers have no TARGET_AVX512F).  */
+/* AVX-512's 32 vector and 8 mask registers, AVX's 256-bit ones (x86
+   only: the other targets' plugin headers have no TARGET_AVX512F).  */
 #ifdef TARGET_AVX512F
 #define ZI_AVX512F TARGET_AVX512F
+#define ZI_AVX TARGET_AVX
 #else
 #define ZI_AVX512F 0
+#define ZI_AVX 0
 #endif
+
+/* Can the function being compiled hold vector values only in the 128
+   bits of xmm0-15 (x86-64 without AVX)?  Then a trampoline that saves
+   those 16 registers keeps all its vector values (ZI_KEEP_SSE), at a
+   fraction of XSAVE's cost.  */
+bool
+zi_sse_only_p (void)
+{
+  return keep_registers_p () && !ZI_AVX;
+}
 
 /* Add the register named NAME to the asm clobber list *CLOBBERS.  */
 static void
@@ -383,13 +400,14 @@ add_clobber (vec<tree, va_gc> **clobbers, const char *name)
    arguments at entry) take a callee-saved register or a stack slot in
    every activation: instrumented frames were up to five times their plain
    size.  The vector, x87 and mask registers, which the ABI lets any call
-   clobber, are declared clobbered unless KEEPS_VECTORS (the trampoline
-   saves them too: runtime/stack.c).  The asm first steps over the 128 bytes
+   clobber, are declared clobbered but for those the trampoline saves too
+   (KEEPS, runtime/stack.c): all of them (XSAVE), or xmm0-15 where the
+   function cannot use more (zi_sse_only_p).  The asm first steps over the 128 bytes
    of red zone below the stack pointer, which GCC may use in a function
    that makes no call of its own, and calls through the GOT: a PLT entry
    may clobber r10 and r11 (lazy binding).  */
 gimple *
-zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, unsigned nargs, const tree *args)
+zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs, const tree *args)
 {
   gcc_assert (nargs <= 3);
   if (!keep_registers_p ())
@@ -417,14 +435,14 @@ zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, unsigned nargs, 
                                        NULL_TREE));
   add_clobber (&clobbers, "memory");
   add_clobber (&clobbers, "cc");
-  if (keeps_vectors)
+  if (keeps == ZI_KEEP_ALL)
     {
       gasm *g = gimple_build_asm_vec (ggc_strdup (text), in, out, clobbers, NULL);
       gimple_asm_set_volatile (g, true);
       return g;
     }
   char name[16];
-  for (int i = 0; i < (ZI_AVX512F ? 32 : 16); i++)
+  for (int i = keeps == ZI_KEEP_SSE ? 16 : 0; i < (ZI_AVX512F ? 32 : 16); i++)
     {
       snprintf (name, sizeof name, "xmm%d", i);
       add_clobber (&clobbers, name);
@@ -438,6 +456,12 @@ zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, unsigned nargs, 
   for (int i = 1; i < 8; i++)
     {
       snprintf (name, sizeof name, "st(%d)", i);
+      add_clobber (&clobbers, name);
+    }
+  for (int i = 0; i < 8; i++)
+    {
+      /* MMX registers: the x87 ones under other names.  */
+      snprintf (name, sizeof name, "mm%d", i);
       add_clobber (&clobbers, name);
     }
   gasm *g = gimple_build_asm_vec (ggc_strdup (text), in, out, clobbers, NULL);
@@ -497,6 +521,10 @@ struct zi_fn_state {
      one execution counter per block (BLOCK_ACCS[block]) stands for the
      elements of all of them.  */
   auto_vec<tree> block_accs;
+  /* Loads with a data path give their elements to the old object at each
+     object change: the block counter's value then is kept per unit
+     (DATA_BASES[unit]), so the hot path counts nothing of its own.  */
+  auto_vec<tree> data_bases;
   /* Loops (by number) known to compute floating-point or vector values:
      1, or not: 2 (float_loop_p).  */
   hash_map<int_hash<int, -1, -2>, int> float_loops;
@@ -551,14 +579,34 @@ add_to_slot (gimple_seq *seq, tree slots, int unit, unsigned field, tree val)
   gimple_seq_add_stmt (seq, gimple_build_assign (slot_field (slots, unit, field), sum));
 }
 
-/* Does L, in a register loop, count its elements in an accumulator of its
-   own rather than in its block's execution counter?  Loads with a data
-   path do: their accumulators are added to the slot before each runtime
-   call, which the shared block counter cannot be.  */
-static bool
-own_elements_p (const struct zi_load *l)
+/* The execution counter of L's block in its register loop, made on first
+   use: incremented at the block's start, so that a data path anywhere in
+   the block sees the current execution counted.  */
+static tree
+block_runs (struct zi_fn_state *st, const struct zi_load *l)
 {
-  return l->data && l->type != ZI_OTHER;
+  tree &acc = st->block_accs[l->block];
+  if (!acc)
+    {
+      acc = create_tmp_reg (zi_t.u64, "zi_runs");
+      gimple_stmt_iterator g = gsi_after_labels (BASIC_BLOCK_FOR_FN (cfun, l->block));
+      gsi_insert_before (&g, gimple_build_assign (acc, PLUS_EXPR, acc, build_int_cst (zi_t.u64, 1)),
+                         GSI_SAME_STMT);
+    }
+  return acc;
+}
+
+/* The block count at the last object change of L, a load with a data
+   path in a register loop: its accumulators are added to the slot before
+   each runtime call, its elements being its block's executions since the
+   last change.  */
+static tree
+data_base (struct zi_fn_state *st, const struct zi_load *l)
+{
+  tree &base = st->data_bases[l->unit];
+  if (!base)
+    base = create_tmp_reg (zi_t.u64, "zi_base");
+  return base;
 }
 
 /* The accumulator of FIELD of L's unit, made on first use.  */
@@ -577,15 +625,9 @@ static void
 update_field (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, unsigned field,
               tree val)
 {
-  if (l->acc >= 0 && field == ZI_F_ELEMENTS && !own_elements_p (l))
+  if (l->acc >= 0 && field == ZI_F_ELEMENTS)
     {
-      tree &acc = st->block_accs[l->block];
-      if (!acc)
-        {
-          acc = create_tmp_reg (zi_t.u64, "zi_runs");
-          gimple_seq_add_stmt (seq, gimple_build_assign (acc, PLUS_EXPR, acc,
-                                                         build_int_cst (zi_t.u64, 1)));
-        }
+      block_runs (st, l);
       return;
     }
   if (l->acc >= 0)
@@ -776,16 +818,33 @@ nonzero_bytes (gimple_seq *seq, tree v, unsigned n)
 {
   if (n == 1)
     return gimple_convert (seq, zi_t.u32, flag (seq, NE_EXPR, v, build_zero_cst (zi_t.u64)));
-  tree t = v;
-  for (int shift = 4; shift >= 1; shift /= 2)
-    t = gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, t,
-                      gimple_build (seq, RSHIFT_EXPR, zi_t.u64, t,
-                                    build_int_cst (integer_type_node, shift)));
-  t = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, t,
-                    build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x0101010101010101ull));
+  /* A byte's high bit is set in (low 7 bits + 0x7f) | byte iff the byte
+     is non-zero (no carry leaves a byte); a multiply gathers the high
+     bits into the top byte.  Up to 4 bytes in 32-bit operations, whose
+     constants are immediates (loops are short of registers); 8 bytes
+     with three 64-bit constants.  */
+  if (n <= 4)
+    {
+      tree low7 = build_int_cst (zi_t.u32, 0x7f7f7f7f);
+      tree w = gimple_convert (seq, zi_t.u32, v);
+      tree t = gimple_build (seq, PLUS_EXPR, zi_t.u32,
+                             gimple_build (seq, BIT_AND_EXPR, zi_t.u32, w, low7), low7);
+      t = gimple_build (seq, BIT_AND_EXPR, zi_t.u32,
+                        gimple_build (seq, BIT_IOR_EXPR, zi_t.u32, t, w),
+                        build_int_cst (zi_t.u32, (HOST_WIDE_INT) 0x80808080u));
+      return gimple_build (seq, RSHIFT_EXPR, zi_t.u32,
+                           gimple_build (seq, MULT_EXPR, zi_t.u32, t,
+                                         build_int_cst (zi_t.u32, 0x00204081)),
+                           build_int_cst (integer_type_node, 28));
+    }
+  tree low7 = build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x7f7f7f7f7f7f7f7full);
+  tree t = gimple_build (seq, PLUS_EXPR, zi_t.u64,
+                         gimple_build (seq, BIT_AND_EXPR, zi_t.u64, v, low7), low7);
+  t = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, t, v),
+                    build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x8080808080808080ull));
   t = gimple_build (seq, RSHIFT_EXPR, zi_t.u64,
                     gimple_build (seq, MULT_EXPR, zi_t.u64, t,
-                                  build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x0102040810204080ull)),
+                                  build_int_cst (zi_t.u64, (HOST_WIDE_INT) 0x0002040810204081ull)),
                     build_int_cst (integer_type_node, 56));
   return gimple_convert (seq, zi_t.u32, t);
 }
@@ -805,6 +864,19 @@ shadow_word (gimple_seq *seq, tree chunk, tree addr, unsigned words)
                        gimple_convert (seq, zi_t.u32_ptr, chunk), gimple_convert (seq, sizetype, off));
 }
 
+/* Before THEN: *W |= BITS (u32), atomically.  */
+static void
+emit_or (gimple *then, tree w, tree bits)
+{
+  gimple_seq seq = NULL;
+  tree p = gimple_convert (&seq, ptr_type_node, w);
+  tree v = gimple_convert (&seq, unsigned_type_node, bits);
+  gimple_seq_add_stmt (&seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_4),
+                                                3, p, v,
+                                                build_int_cst (integer_type_node, 0 /* relaxed */)));
+  insert_before (then, seq);
+}
+
 /* Before END: *W |= BITS (u32) atomically, unless W has them all.  */
 static void
 emit_mark (gimple *end, gimple_seq seq, tree w, tree bits)
@@ -814,14 +886,7 @@ emit_mark (gimple *end, gimple_seq seq, tree w, tree bits)
                                                                build_int_cst (zi_t.u32_ptr, 0))));
   tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, cur, bits);
   insert_before (end, seq);
-  gimple *then = branch_before (end, NE_EXPR, have, bits, false);
-  seq = NULL;
-  tree p = gimple_convert (&seq, ptr_type_node, w);
-  tree v = gimple_convert (&seq, unsigned_type_node, bits);
-  gimple_seq_add_stmt (&seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_4),
-                                                3, p, v,
-                                                build_int_cst (integer_type_node, 0 /* relaxed */)));
-  insert_before (then, seq);
+  emit_or (branch_before (end, NE_EXPR, have, bits, false), w, bits);
 }
 
 /* The marks of L's value at ADDR in CHUNK (zeroinst-abi.h), before END.
@@ -865,25 +930,48 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
                      : addr;
       tree at = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
                               build_int_cst (zi_t.u32, 15));
-      tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32,
-                                  build_int_cst (zi_t.u32, (HOST_WIDE_INT) ((1u << n) - 1)), at);
-      tree nzat = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz, at);
+      tree lmask = build_int_cst (zi_t.u32, (HOST_WIDE_INT) ((1u << n) - 1));
       /* One word when the piece cannot straddle a line.  */
       unsigned a_piece = align < 16 ? align : 16;
       bool one = a_piece >= 16 || (!(n & (n - 1)) && a_piece >= n);
       if (one)
         {
-          /* A piece the program misaligns despite its type (a cast
-             pointer) would spill past the line: its bytes there are not
-             marked, and no other byte is marked wrongly.  */
+          /* The test shifts the word instead of the bits (fewer
+             operations): WANT = the piece's loaded bits | its non-zero
+             bits << 16, at line offset 0.  A piece the program misaligns
+             despite its type (a cast pointer) would spill past the
+             line: its bytes there are not marked, and no other byte is
+             marked wrongly; the test then also reads bits that are not
+             the piece's, so it skips only when the bytes inside the line
+             are all marked already, which is all the OR would mark.  */
+          tree want = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
+                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz,
+                                                  build_int_cst (integer_type_node, 16)),
+                                    lmask);
+          tree w = shadow_word (&seq, chunk, a, 0);
+          tree cur = make_ssa_name (zi_t.u32);
+          gimple_seq_add_stmt (&seq, gimple_build_assign (cur, build2 (MEM_REF, zi_t.u32, w,
+                                                                       build_int_cst (zi_t.u32_ptr,
+                                                                                      0))));
+          tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32,
+                                    gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, cur, at), want);
+          insert_before (end, seq);
+          gimple *then = branch_before (end, NE_EXPR, have, want, false);
+          seq = NULL;
+          tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
           tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
                                     gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, loaded,
                                                   build_int_cst (zi_t.u32, 0xffff)),
-                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nzat,
+                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u32,
+                                                  gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz,
+                                                                at),
                                                   build_int_cst (integer_type_node, 16)));
-          emit_mark (end, seq, shadow_word (&seq, chunk, a, 0), bits);
+          insert_before (then, seq);
+          emit_or (then, w, bits);
           continue;
         }
+      tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
+      tree nzat = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz, at);
       /* Two: the line's word takes the low 16 bits of loaded and nzat,
          the next line's the high ones (none when the piece fits).  */
       tree lo16 = build_int_cst (zi_t.u32, 0xffff);
@@ -918,30 +1006,59 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
                           size_int (off));
   tree f[4];
   for (unsigned i = 0; i < 4; i++)
-    {
-      f[i] = make_ssa_name (zi_t.u64);
-      gimple_seq_add_stmt (&seq, gimple_build_assign (f[i], build2 (MEM_REF, zi_t.u64, ds,
-                                                                    build_int_cst (zi_t.u64_ptr,
-                                                                                   8 * i))));
-    }
+    f[i] = make_ssa_name (zi_t.u64);
+  auto field = [&] (gimple_seq *to, unsigned i) {
+    gimple_seq_add_stmt (to, gimple_build_assign (f[i], build2 (MEM_REF, zi_t.u64, ds,
+                                                                build_int_cst (zi_t.u64_ptr,
+                                                                               8 * i))));
+  };
+  field (&seq, 0);
+  field (&seq, 1);
+  tree off_lo = gimple_build (&seq, MINUS_EXPR, zi_t.u64, addr, f[0]);
+  insert_before (end, seq);
+
+  /* A miss when the element is outside the cached object, or the cache
+     is stale: two branches, each taken almost never (one test of the
+     two conditions OR-ed costs more instructions).  */
+  gimple *then = branch_before (end, GT_EXPR, off_lo, f[1], false);
+  basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
+  basic_block range_bb = single_pred (then_bb);
+  edge in = find_edge (range_bb, join_bb);
+  profile_probability p_stale = profile_probability::very_unlikely ();
+  basic_block cond_bb = split_edge (in);
+  seq = NULL;
+  field (&seq, 2);
+  field (&seq, 3);
   tree gen = make_ssa_name (zi_t.u64);
   gimple_seq_add_stmt (&seq, gimple_build_assign (gen, zi_t.gen_var));
-  tree out = flag (&seq, GT_EXPR, gimple_build (&seq, MINUS_EXPR, zi_t.u64, addr, f[0]), f[1]);
-  tree stale = flag (&seq, NE_EXPR, f[3], gen);
-  tree miss = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, out, stale);
-  insert_before (end, seq);
+  gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, f[3], gen, NULL_TREE, NULL_TREE));
+  gimple_stmt_iterator cg = gsi_last_bb (cond_bb);
+  gsi_insert_seq_after (&cg, seq, GSI_NEW_STMT);
+  edge keep = single_succ_edge (cond_bb);
+  keep->flags = (keep->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  keep->probability = p_stale.invert ();
+  edge stale = make_edge (cond_bb, then_bb, EDGE_TRUE_VALUE);
+  stale->probability = p_stale;
+  then_bb->count = then_bb->count + cond_bb->count.apply_probability (p_stale);
 
   /* The miss: this load's accumulators go to its slot first, then the
      runtime call (a scalar's value in a register, several elements'
      through memory).  */
-  gimple *then = branch_before (end, NE_EXPR, miss, build_zero_cst (zi_t.u64), false);
-  basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
-  basic_block cond_bb = single_pred (then_bb);
   seq = NULL;
   if (l->acc >= 0)
     {
-      /* emit_counters creates those it uses; the others add 0.  */
-      for (unsigned f = 0; f < ZI_NFIELDS; f++)
+      /* Elements: the block's executions since the last change, but the
+         current one, which is the new object's.  The other fields:
+         emit_counters creates those it uses; the others add 0.  */
+      tree base = data_base (st, l);
+      tree now = gimple_build (&seq, MINUS_EXPR, zi_t.u64, block_runs (st, l),
+                               build_int_cst (zi_t.u64, 1));
+      tree n = gimple_build (&seq, MINUS_EXPR, zi_t.u64, now, base);
+      if (l->lanes != 1)
+        n = gimple_build (&seq, MULT_EXPR, zi_t.u64, n, build_int_cst (zi_t.u64, l->lanes));
+      add_to_slot (&seq, st->slots, l->unit, ZI_F_ELEMENTS, n);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (base, now));
+      for (unsigned f = ZI_F_ELEMENTS + 1; f < ZI_NFIELDS; f++)
         {
           tree &acc = field_acc (st, l, f);
           add_to_slot (&seq, st->slots, l->unit, f, acc);
@@ -964,16 +1081,21 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
       value = gimple_convert (&seq, zi_t.u64, build_fold_addr_expr (tmp));
     }
   tree args[] = { gimple_convert (&seq, ptr_type_node, ds), addr, value };
-  /* Vector registers are saved by the trampoline (XSAVE) only where
-     values may live in them across the call: in loops that compute
-     floating-point or vector values.  Elsewhere they are declared
-     clobbered (a value live across a whole loop is saved once).  */
+  /* Vector registers are saved by the trampoline only where values may
+     live in them across the call: in loops that compute floating-point
+     or vector values; xmm0-15 only (x87 values, long double, are then
+     moved to memory around the call by GCC) where the function has no
+     AVX, else with XSAVE.  Elsewhere they are declared clobbered (a value
+     live across a whole loop is saved once).  */
   class loop *loop = gimple_bb (l->stmt)->loop_father;
   int *known = loop && loop->num ? st->float_loops.get (loop->num) : NULL;
-  bool keep_vectors = loop && loop->num && (!known || *known == 1);
-  gimple *call = zi_runtime_call (zi_t.object_fn, keep_vectors ? "__zeroinst_object_keepall"
-                                                               : "__zeroinst_object_keep",
-                                  keep_vectors, 3, args);
+  enum zi_keep keeps = ZI_KEEP_GPRS;
+  if (loop && loop->num && (!known || *known == 1))
+    keeps = zi_sse_only_p () ? ZI_KEEP_SSE : ZI_KEEP_ALL;
+  static const char *const trampolines[] = {
+    "__zeroinst_object_keep", "__zeroinst_object_keepsse", "__zeroinst_object_keepall"
+  };
+  gimple *call = zi_runtime_call (zi_t.object_fn, trampolines[keeps], keeps, 3, args);
   tree slow = make_ssa_name (zi_t.u64, call);
   if (gasm *a = dyn_cast<gasm *> (call))
     TREE_VALUE (gimple_asm_output_op (a, 0)) = slow;
@@ -1241,6 +1363,7 @@ zi_instrument_function (function *fun)
     }
   st.accs.safe_grow_cleared (units * ZI_NFIELDS);
   st.block_accs.safe_grow_cleared (last_basic_block_for_fn (fun));
+  st.data_bases.safe_grow_cleared (units);
 
   struct zi_stats stats = { 0, 0, 0 };
   unsigned in_registers = 0;
@@ -1257,7 +1380,8 @@ zi_instrument_function (function *fun)
 
   /* Register loops: each accumulator starts at 0 in the preheader and is
      added to its slot field on every exit edge; a load's elements are its
-     block's executions times its lanes (or its own count: own_elements_p).  */
+     block's executions times its lanes (since its last object change:
+     data_base).  */
   auto_vec<bool> block_started;
   block_started.safe_grow_cleared (st.block_accs.length ());
   for (struct zi_load &l : loads)
@@ -1272,11 +1396,15 @@ zi_instrument_function (function *fun)
           gsi_insert_on_edge (loop_preheader_edge (al->loop),
                               gimple_build_assign (runs, build_zero_cst (zi_t.u64)));
         }
-      bool by_block = !own_elements_p (&l);
+      /* A data path's elements: since its last object change.  */
+      tree base = st.data_bases[l.unit];
+      if (base)
+        gsi_insert_on_edge (loop_preheader_edge (al->loop),
+                            gimple_build_assign (base, build_zero_cst (zi_t.u64)));
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
           tree acc = st.accs[l.unit * ZI_NFIELDS + f];
-          if (f == ZI_F_ELEMENTS && by_block)
+          if (f == ZI_F_ELEMENTS)
             acc = runs;
           else if (acc)
             gsi_insert_on_edge (loop_preheader_edge (al->loop),
@@ -1287,8 +1415,10 @@ zi_instrument_function (function *fun)
             {
               gimple_seq seq = NULL;
               tree val = acc;
-              if (f == ZI_F_ELEMENTS && by_block && l.lanes != 1)
-                val = gimple_build (&seq, MULT_EXPR, zi_t.u64, acc,
+              if (f == ZI_F_ELEMENTS && base)
+                val = gimple_build (&seq, MINUS_EXPR, zi_t.u64, val, base);
+              if (f == ZI_F_ELEMENTS && l.lanes != 1)
+                val = gimple_build (&seq, MULT_EXPR, zi_t.u64, val,
                                     build_int_cst (zi_t.u64, l.lanes));
               add_to_slot (&seq, st.slots, l.unit, f, val);
               gsi_insert_seq_on_edge (e, seq);

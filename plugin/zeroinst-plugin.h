@@ -47,8 +47,13 @@ tree zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots,
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);
-gimple *zi_runtime_call (tree fn, const char *keep, bool keeps_vectors, unsigned nargs,
+/* What the trampoline of a runtime call keeps of the vector, x87 and
+   mask registers (x86-64; runtime/stack.c); the rest is declared
+   clobbered.  */
+enum zi_keep { ZI_KEEP_GPRS, ZI_KEEP_SSE, ZI_KEEP_ALL };
+gimple *zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs,
                          const tree *args);
+bool zi_sse_only_p (void);
 tree zi_guarded_call (gimple_stmt_iterator *gsi, enum tree_code code, tree lhs, tree rhs,
                       gimple *call, tree fast, gimple_stmt_iterator *join);
 

@@ -222,6 +222,21 @@ spread (uint32_t x)
   return (x | x << 1) & 0x55555555u;
 }
 
+/* The 16 2-bit states of PAT OR-ed in groups of 2^SHIFT (SHIFT 1..3),
+   packed: 16 >> SHIFT states.  */
+static inline uint32_t
+coarsen (uint32_t pat, unsigned shift)
+{
+  for (unsigned i = 0; i < shift; i++)
+    {
+      uint32_t x = (pat | pat >> 2) & 0x33333333u;   /* pairs, in the even places */
+      x = (x | x >> 2) & 0x0f0f0f0fu;
+      x = (x | x >> 4) & 0x00ff00ffu;
+      pat = (x | x >> 8) & 0xffffu;
+    }
+  return pat;
+}
+
 /* OR the states of object O's bytes of KIND into DST, offset by offset:
    a line of the shadow at a time into a map of byte granules (the states
    of a line are its 16 map entries once interleaved), else granule by
@@ -232,10 +247,21 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
   if (!(o->kinds & (1u << kind)) || !map_reserve (dst, o->size, 0))
     return;
   unsigned shift = dst->shift;
-  uintptr_t end = o->base + o->size;
-  for (uintptr_t line = o->base & ~(uintptr_t) 15; line < end; line += 16)
+  uintptr_t end = o->base + o->size, line = o->base & ~(uintptr_t) 15, stop = line, first = 0;
+  const uint32_t *words = NULL;
+  for (; line < end; line += 16)
     {
-      uint32_t v = zi_shadow_line (kind, line);
+      if (line == stop)
+        {
+          /* The next region's words; none: skip the region.  */
+          if (!(words = zi_shadow_words (kind, line, &stop)))
+            {
+              line = stop - 16;
+              continue;
+            }
+          first = line;
+        }
+      uint32_t v = __atomic_load_n (&words[(line - first) / 16], __ATOMIC_RELAXED);
       if (!v)
         continue;
       if (shift == 0)
@@ -259,14 +285,29 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
             dst->bits[bit / 64 + 1] |= pat >> (64 - bit % 64);
           continue;
         }
+      if (!(o->base & 15))
+        {
+          /* A line-aligned object (a large one's map is coarse): its
+             lines hold whole granules, or lie in one.  */
+          if (end - line < 16)
+            v &= ((1u << (end - line)) - 1) * 0x10001u;
+          size_t g = (line - o->base) >> shift;
+          uint64_t st;
+          if (shift >= 4)
+            st = (v & 0xffff ? ZI_MAP_LOADED : 0) | (v >> 16 ? ZI_MAP_NONZERO : 0);
+          else
+            st = coarsen (spread (v & 0xffff) | spread (v >> 16) << 1, shift);
+          dst->bits[g / 32] |= st << (2 * (g % 32));
+          continue;
+        }
       /* Coarse granules: the pieces of the line in one granule each.  */
-      uintptr_t at = line > o->base ? line : o->base, stop = line + 16 < end ? line + 16 : end;
-      while (at < stop)
+      uintptr_t at = line > o->base ? line : o->base, lend = line + 16 < end ? line + 16 : end;
+      while (at < lend)
         {
           size_t g = (at - o->base) >> shift;
           uintptr_t next = o->base + ((g + 1) << shift);
-          if (next > stop)
-            next = stop;
+          if (next > lend)
+            next = lend;
           uint32_t m = ((1u << (next - line)) - 1) & ~((1u << (at - line)) - 1);
           uint64_t st = (v & m ? ZI_MAP_LOADED : 0) | (v >> 16 & m ? ZI_MAP_NONZERO : 0);
           dst->bits[g / 32] |= st << (2 * (g % 32));

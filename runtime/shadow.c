@@ -155,10 +155,18 @@ line_mask (uintptr_t line, uintptr_t base, size_t size)
   return (uint32_t) (((1u << hi) - 1) & ~((1u << lo) - 1));
 }
 
+uint32_t *
+zi_shadow_words (int kind, uintptr_t line, uintptr_t *region_end)
+{
+  *region_end = (line | (((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1)) + 1;
+  return word_if_any (kind, line);
+}
+
 /* Call FN (WORD, MASK, ARG) for each line of [BASE, BASE + SIZE) whose
    chunk exists: MASK has the line's bytes in the range.  Lines of
-   unmapped chunks are skipped a region at a time.  */
-static void
+   unmapped chunks are skipped a region at a time.  Inlined, so that FN
+   is too: a large object has millions of lines.  */
+static inline __attribute__ ((always_inline)) void
 each_line (int kind, uintptr_t base, size_t size,
            void (*fn) (uint32_t *, uint32_t, void *), void *arg)
 {
@@ -167,8 +175,8 @@ each_line (int kind, uintptr_t base, size_t size,
   uintptr_t end = base + size, line = base & ~(uintptr_t) 15;
   while (line < end)
     {
-      uintptr_t region_end = (line | (((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1)) + 1;
-      uint32_t *w = word_if_any (kind, line);
+      uintptr_t region_end;
+      uint32_t *w = zi_shadow_words (kind, line, &region_end);
       if (!w)
         {
           line = region_end;

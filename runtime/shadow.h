@@ -58,10 +58,11 @@ zi_shadow_word (int kind, uintptr_t addr)
 static inline unsigned
 zi_nonzero_bytes (uint64_t v)
 {
-  v |= v >> 4;
-  v |= v >> 2;
-  v |= v >> 1;
-  return (unsigned) (((v & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+  /* A byte's high bit is set in (low 7 bits + 0x7f) | byte iff the byte
+     is non-zero (no carry leaves a byte); the multiply gathers the eight
+     high bits into the top byte.  */
+  uint64_t h = ((v & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | v;
+  return (unsigned) (((h & 0x8080808080808080ull) * 0x0002040810204081ull) >> 56);
 }
 
 /* An element that crosses into the next line (shadow.c).  */
@@ -117,5 +118,10 @@ void zi_shadow_resize (int kind, uintptr_t from, size_t old_size, uintptr_t to, 
    whether the 16 bytes of ADDR's line have any state at all.  */
 unsigned zi_shadow_state (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
 uint32_t zi_shadow_line (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
+/* The shadow words of the lines from LINE (16-aligned) to *REGION_END,
+   the end of its region, one per line: NULL when the region has no
+   chunk (nothing was marked there).  For walks over large ranges.  */
+uint32_t *zi_shadow_words (int kind, uintptr_t line, uintptr_t *region_end)
+    __attribute__ ((visibility ("hidden")));
 
 #endif

@@ -3,12 +3,14 @@
    zi_object_resize) against per-byte references.
 
    Objects at every alignment relative to the shadow's 16-byte lines, of
-   odd sizes, get random marks (runtime/shadow.h); then each is folded
+   odd sizes, some across the end of a 64 MiB region of the shadow, get
+   random marks (runtime/shadow.h); then each is folded
    into a group map, as at a report, and compared entry by entry with the
    reference's states.  Maps of byte granules take the line-at-a-time
    path; a group whose map is coarse (granules of 2 to 64 bytes, as after
-   an object above 256 MiB) takes the granule-by-granule path: there an
-   entry is the OR of its bytes' states.  Burying an object adds its
+   an object above 256 MiB) takes the granule-by-granule path, or for
+   granules of whole lines a line-at-a-time one: there an entry is the OR
+   of its bytes' states.  Burying an object adds its
    never-loaded and always-zero bytes to its group and leaves its range of
    the shadow clear.
    Exit status 0 when everything agrees.  */
@@ -48,6 +50,10 @@ main (void)
       struct zi_object o = { 0 };
       o.base = area + rnd () % 64;
       o.size = 1 + (rnd () % 4 ? rnd () % 100 : rnd () % 5000);
+      if (rnd () % 4 == 0)
+        /* Across the end of a region: the walk takes the next region's
+           words (or skips a region that has none).  */
+        o.base = area + ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - rnd () % o.size;
       o.group = &g;
       int kind = rnd () % 2;
       unsigned coarse = rnd () % 3 ? 0 : 1 + rnd () % 6;
@@ -73,6 +79,14 @@ main (void)
           for (unsigned b = 0; b < n; b++)
             ref[off + b] |= ZI_MAP_LOADED
                             | (((b < 8 ? lo >> (8 * b) : hi >> (8 * (b - 8))) & 0xff) ? ZI_MAP_NONZERO : 0);
+        }
+      /* Neighbours in the object's first and last lines (packed static
+         objects): their states are not the object's.  */
+      int neighbours = rnd () % 2;
+      if (neighbours)
+        {
+          zi_shadow_mark (kind, o.base - 16, 16, ~0ull, ~0ull);
+          zi_shadow_mark (kind, o.base + o.size, 16, ~0ull, ~0ull);
         }
       struct zi_map *m = &g.dead_map[kind];
       zi_object_fold (m, &o, kind);
@@ -100,6 +114,11 @@ main (void)
       for (size_t b = 0; b < o.size; b++)
         if (zi_shadow_state (kind, o.base + b) && bad++ < 5)
           printf ("iter %d: byte %zu still has a state after the burial\n", iter, b);
+      if (neighbours)
+        {
+          zi_shadow_clear (kind, o.base - 16, 16);
+          zi_shadow_clear (kind, o.base + o.size, 16);
+        }
       for (int k = 0; k < ZI_DATA_KINDS; k++)
         zi_map_release (g.dead_map[k].bits, g.dead_map[k].granules << g.dead_map[k].shift,
                         g.dead_map[k].shift);

@@ -65,6 +65,10 @@ main (void)
           uint64_t hi = rnd () % 2 ? rnd () >> (rnd () % 64) : 0;
           if (rnd () % 8 == 0)
             lo &= 0xff00ff0000ff00ffull;
+          else if (rnd () % 8 == 0)
+            /* Bytes with only their high or their low bit: the edges of
+               zi_nonzero_bytes's carry trick.  */
+            lo &= 0x8001800180018001ull;
           zi_shadow_mark (kind, a, n, lo, hi);
           for (unsigned k = 0; k < n; k++)
             {
