@@ -364,14 +364,16 @@ keep_registers_p (void)
 #endif
 }
 
-/* AVX-512's 32 vector and 8 mask registers, AVX's 256-bit ones (x86
-   only: the other targets' plugin headers have no TARGET_AVX512F).  */
+/* AVX-512's 32 vector and 8 mask registers, AVX's 256-bit ones, MMX's
+   (x86 only: the other targets' plugin headers have no TARGET_AVX512F).  */
 #ifdef TARGET_AVX512F
 #define ZI_AVX512F TARGET_AVX512F
 #define ZI_AVX TARGET_AVX
+#define ZI_MMX TARGET_MMX
 #else
 #define ZI_AVX512F 0
 #define ZI_AVX 0
+#define ZI_MMX 0
 #endif
 
 /* Can the function being compiled hold vector values only in the 128
@@ -458,9 +460,10 @@ zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs, 
       snprintf (name, sizeof name, "st(%d)", i);
       add_clobber (&clobbers, name);
     }
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; ZI_MMX && i < 8; i++)
     {
-      /* MMX registers: the x87 ones under other names.  */
+      /* MMX registers: the x87 ones under other names (not a register
+         name at all with -mno-mmx).  */
       snprintf (name, sizeof name, "mm%d", i);
       add_clobber (&clobbers, name);
     }
