@@ -880,16 +880,20 @@ emit_or (gimple *then, tree w, tree bits)
   insert_before (then, seq);
 }
 
-/* Before END: *W |= BITS (u32) atomically, unless W has them all.  */
-static void
-emit_mark (gimple *end, gimple_seq seq, tree w, tree bits)
+/* Before END (SEQ first): a branch, taken unless the shadow word at W,
+   shifted right by AT (NULL: not shifted), has every bit of WANT (u32).
+   Returns the point in the taken branch where the OR goes (emit_or).  */
+static gimple *
+mark_test (gimple *end, gimple_seq seq, tree w, tree at, tree want)
 {
   tree cur = make_ssa_name (zi_t.u32);
   gimple_seq_add_stmt (&seq, gimple_build_assign (cur, build2 (MEM_REF, zi_t.u32, w,
                                                                build_int_cst (zi_t.u32_ptr, 0))));
-  tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, cur, bits);
+  if (at)
+    cur = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, cur, at);
+  tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, cur, want);
   insert_before (end, seq);
-  emit_or (branch_before (end, NE_EXPR, have, bits, false), w, bits);
+  return branch_before (end, NE_EXPR, have, want, false);
 }
 
 /* The marks of L's value at ADDR in CHUNK (zeroinst-abi.h), before END.
@@ -952,14 +956,7 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
                                                   build_int_cst (integer_type_node, 16)),
                                     lmask);
           tree w = shadow_word (&seq, chunk, a, 0);
-          tree cur = make_ssa_name (zi_t.u32);
-          gimple_seq_add_stmt (&seq, gimple_build_assign (cur, build2 (MEM_REF, zi_t.u32, w,
-                                                                       build_int_cst (zi_t.u32_ptr,
-                                                                                      0))));
-          tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32,
-                                    gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, cur, at), want);
-          insert_before (end, seq);
-          gimple *then = branch_before (end, NE_EXPR, have, want, false);
+          gimple *then = mark_test (end, seq, w, at, want);
           seq = NULL;
           tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
           tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
@@ -989,8 +986,8 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
                                                build_int_cst (zi_t.u32,
                                                               (HOST_WIDE_INT) 0xffff0000u)));
       tree w0 = shadow_word (&seq, chunk, a, 0), w1 = shadow_word (&seq, chunk, a, 1);
-      emit_mark (end, seq, w0, bits0);
-      emit_mark (end, NULL, w1, bits1);
+      emit_or (mark_test (end, seq, w0, NULL_TREE, bits0), w0, bits0);
+      emit_or (mark_test (end, NULL, w1, NULL_TREE, bits1), w1, bits1);
     }
 }
 

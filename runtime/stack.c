@@ -115,8 +115,9 @@ zi_stack_after_exec (void)
    for a call made once per object the loop moves to.
    __zeroinst_object_keepsse serves the same loads in functions compiled
    without AVX, whose vector values can only be in the 128 bits of
-   xmm0-15: it saves those 16 registers, a tenth of XSAVE's cost with
-   AVX-512's state; the x87 registers are declared clobbered.
+   xmm0-15: it saves those 16 registers (256 bytes, where XSAVE writes
+   about 2.4 KiB with AVX-512's state); the x87 registers are declared
+   clobbered.
 
    Unwind information: the canonical frame address is the caller's stack
    pointer before the 128-byte step (rsp at entry + 8 + 128), so unwinders
