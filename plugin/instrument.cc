@@ -56,6 +56,17 @@
            want = loaded bytes | non-zero bytes << 16   -- at offset 0
            if (((*w >> at) & want) != want)  __atomic_fetch_or (w, want << at)  -- within the line
 
+   In the data-mode copy of a register loop, lo, limit and chunk are
+   registers, filled from the slot in the preheader and after each miss
+   (fill_range); the generation is compared there, a stale slot filling
+   lo = limit = 0, which no element hits.  An element then costs a
+   subtract, a compare and a branch.  Their chunk is biased by its
+   region's word offset (biased_chunk), so that an element's shadow word is
+   at chunk + (addr >> 4) * 4: a shift and an address, no mask and add.
+   Nothing in such a loop can free or move an object of this thread (it
+   has no calls); another thread's free of an object the loop reads is
+   the program's own use after free (runtime/object_cache.c).
+
    The value comes from the load's own result, never from a second read of
    memory (volatile, atomics, races).  Slot and entry accesses use a
    private 64-bit type, so they get an alias set of their own and do not
@@ -513,6 +524,12 @@ struct zi_acc_loop {
   auto_vec<edge> exits;
 };
 
+/* A data slot's cached object in registers: LO and LIMIT as in the slot,
+   or 0 and 0 (every element misses) when the slot is stale; CHUNK.  */
+struct zi_range {
+  tree lo, limit, chunk;
+};
+
 /* Per function: the counter slots, and the accumulators of register loops
    (ACCS[unit * ZI_NFIELDS + field], a register variable, or NULL).  */
 struct zi_fn_state {
@@ -528,6 +545,10 @@ struct zi_fn_state {
      object change: the block counter's value then is kept per unit
      (DATA_BASES[unit]), so the hot path counts nothing of its own.  */
   auto_vec<tree> data_bases;
+  /* In the data-mode copies of register loops, each load's cached object
+     is held in registers (DATA_RANGES[unit]), read from its data slot in
+     the preheader and after each runtime call (range_regs).  */
+  auto_vec<struct zi_range> data_ranges;
   /* Loops (by number) known to compute floating-point or vector values:
      1, or not: 2 (float_loop_p).  */
   hash_map<int_hash<int, -1, -2>, int> float_loops;
@@ -852,19 +873,39 @@ nonzero_bytes (gimple_seq *seq, tree v, unsigned n)
   return gimple_convert (seq, zi_t.u32, t);
 }
 
-/* The shadow word of ADDR (u64) in CHUNK (u64), plus WORDS words.  */
+/* The shadow word of ADDR (u64) in CHUNK (u64).  BIASED: CHUNK is
+   biased_chunk's, which the word index of ADDR in the whole address space,
+   unmasked, reaches.  */
 static tree
-shadow_word (gimple_seq *seq, tree chunk, tree addr, unsigned words)
+shadow_word (gimple_seq *seq, tree chunk, tree addr, bool biased)
 {
   tree idx = gimple_build (seq, RSHIFT_EXPR, zi_t.u64, addr, build_int_cst (integer_type_node, 4));
-  if (words)
-    idx = gimple_build (seq, PLUS_EXPR, zi_t.u64, idx, build_int_cst (zi_t.u64, words));
-  idx = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, idx,
-                      build_int_cst (zi_t.u64,
-                                     (HOST_WIDE_INT) ((1ull << (ZI_SHADOW_REGION_BITS - 4)) - 1)));
+  if (!biased)
+    idx = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, idx,
+                        build_int_cst (zi_t.u64,
+                                       (HOST_WIDE_INT) ((1ull << (ZI_SHADOW_REGION_BITS - 4)) - 1)));
   tree off = gimple_build (seq, LSHIFT_EXPR, zi_t.u64, idx, build_int_cst (integer_type_node, 2));
   return gimple_build (seq, POINTER_PLUS_EXPR, zi_t.u32_ptr,
                        gimple_convert (seq, zi_t.u32_ptr, chunk), gimple_convert (seq, sizetype, off));
+}
+
+/* CHUNK (u64), the chunk of ADDR's region R, less the word offset of R in
+   the address space (R >> 2 bytes), so that ADDR's word is at the chunk
+   plus (ADDR >> 4) * 4: no mask and no add per element.  0 stays 0; the
+   runtime never maps R's chunk at R >> 2, so no other chunk becomes 0
+   (shadow.c, zi_shadow_chunk_slow).  */
+static tree
+biased_chunk (gimple_seq *seq, tree chunk, tree addr)
+{
+  tree bias = gimple_build (seq, BIT_AND_EXPR, zi_t.u64,
+                            gimple_build (seq, RSHIFT_EXPR, zi_t.u64, addr,
+                                          build_int_cst (integer_type_node, 2)),
+                            build_int_cst (zi_t.u64,
+                                           -(HOST_WIDE_INT) (1ull << (ZI_SHADOW_REGION_BITS - 2))));
+  tree some = gimple_build (seq, NEGATE_EXPR, zi_t.u64,
+                            flag (seq, NE_EXPR, chunk, build_zero_cst (zi_t.u64)));
+  return gimple_build (seq, MINUS_EXPR, zi_t.u64, chunk,
+                       gimple_build (seq, BIT_AND_EXPR, zi_t.u64, bias, some));
 }
 
 /* Before THEN: *W |= BITS (u32), atomically.  */
@@ -896,10 +937,12 @@ mark_test (gimple *end, gimple_seq seq, tree w, tree at, tree want)
   return branch_before (end, NE_EXPR, have, want, false);
 }
 
-/* The marks of L's value at ADDR in CHUNK (zeroinst-abi.h), before END.
-   ALIGN: the bytes the address is known to be a multiple of.  */
+/* The marks of L's value at ADDR in CHUNK (zeroinst-abi.h; BIASED: from
+   biased_chunk), before END.  ALIGN: the bytes the address is known to be
+   a multiple of.  */
 static void
-emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigned align)
+emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigned align,
+            bool biased)
 {
   unsigned bytes = l->access_bytes, lane_bytes = bytes / l->lanes;
   tree vtype = TREE_TYPE (l->value);
@@ -955,7 +998,7 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
                                     gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz,
                                                   build_int_cst (integer_type_node, 16)),
                                     lmask);
-          tree w = shadow_word (&seq, chunk, a, 0);
+          tree w = shadow_word (&seq, chunk, a, biased);
           gimple *then = mark_test (end, seq, w, at, want);
           seq = NULL;
           tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
@@ -985,10 +1028,67 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
                                  gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, nzat,
                                                build_int_cst (zi_t.u32,
                                                               (HOST_WIDE_INT) 0xffff0000u)));
-      tree w0 = shadow_word (&seq, chunk, a, 0), w1 = shadow_word (&seq, chunk, a, 1);
+      /* The second word is that of the piece's last byte: the next
+         line's when the piece straddles, else the same word (bits1 is 0
+         then), never past the element's region (a hit lies in it).  */
+      tree w0 = shadow_word (&seq, chunk, a, biased);
+      tree last = gimple_build (&seq, PLUS_EXPR, zi_t.u64, a, build_int_cst (zi_t.u64, n - 1));
+      tree w1 = shadow_word (&seq, chunk, last, biased);
       emit_or (mark_test (end, seq, w0, NULL_TREE, bits0), w0, bits0);
       emit_or (mark_test (end, NULL, w1, NULL_TREE, bits1), w1, bits1);
     }
+}
+
+/* L's data slot, in SEQ.  */
+static tree
+dslot (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
+{
+  HOST_WIDE_INT off = -(HOST_WIDE_INT) ((l->unit + 1) * sizeof (struct zi_dslot));
+  return gimple_build (seq, POINTER_PLUS_EXPR, TREE_TYPE (st->slots), st->slots, size_int (off));
+}
+
+/* Field I (zeroinst-abi.h: lo, limit, chunk, gen) of the data slot DS, in
+   SEQ.  */
+static tree
+dslot_field (gimple_seq *seq, tree ds, unsigned i)
+{
+  tree v = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (v, build2 (MEM_REF, zi_t.u64, ds,
+                                                            build_int_cst (zi_t.u64_ptr, 8 * i))));
+  return v;
+}
+
+/* The registers of L's cached object (a load of a data-mode loop copy),
+   made on first use.  */
+static struct zi_range &
+range_regs (struct zi_fn_state *st, const struct zi_load *l)
+{
+  struct zi_range &r = st->data_ranges[l->unit];
+  if (!r.lo)
+    {
+      r.lo = create_tmp_reg (zi_t.u64, "zi_lo");
+      r.limit = create_tmp_reg (zi_t.u64, "zi_limit");
+      r.chunk = create_tmp_reg (zi_t.u64, "zi_chunk");
+    }
+  return r;
+}
+
+/* In SEQ: R = the data slot of L, but a range no element hits when the
+   slot is stale (its gen is not __zeroinst_gen): the generation is tested
+   where the registers are filled, not at each element.  */
+static void
+fill_range (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l,
+            const struct zi_range &r)
+{
+  tree ds = dslot (seq, st, l);
+  tree lo = dslot_field (seq, ds, 0), limit = dslot_field (seq, ds, 1);
+  tree chunk = dslot_field (seq, ds, 2), gen = dslot_field (seq, ds, 3);
+  tree now = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (now, zi_t.gen_var));
+  tree keep = gimple_build (seq, NEGATE_EXPR, zi_t.u64, flag (seq, EQ_EXPR, gen, now));
+  gimple_seq_add_stmt (seq, gimple_build_assign (r.lo, BIT_AND_EXPR, lo, keep));
+  gimple_seq_add_stmt (seq, gimple_build_assign (r.limit, BIT_AND_EXPR, limit, keep));
+  gimple_seq_add_stmt (seq, gimple_build_assign (r.chunk, biased_chunk (seq, chunk, lo)));
 }
 
 /* Data mode's path of L (see the head of this file), before END; in a
@@ -1001,45 +1101,60 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
     end = branch_before (end, NE_EXPR, st->data_on, build_zero_cst (integer_type_node), false);
   gimple_seq seq = NULL;
   tree addr = element_address (&seq, l);
-  HOST_WIDE_INT off = -(HOST_WIDE_INT) ((l->unit + 1) * sizeof (struct zi_dslot));
-  tree ds = gimple_build (&seq, POINTER_PLUS_EXPR, TREE_TYPE (st->slots), st->slots,
-                          size_int (off));
-  tree f[4];
-  for (unsigned i = 0; i < 4; i++)
-    f[i] = make_ssa_name (zi_t.u64);
-  auto field = [&] (gimple_seq *to, unsigned i) {
-    gimple_seq_add_stmt (to, gimple_build_assign (f[i], build2 (MEM_REF, zi_t.u64, ds,
-                                                                build_int_cst (zi_t.u64_ptr,
-                                                                               8 * i))));
-  };
-  field (&seq, 0);
-  field (&seq, 1);
-  tree off_lo = gimple_build (&seq, MINUS_EXPR, zi_t.u64, addr, f[0]);
+  tree ds = dslot (&seq, st, l);
+  /* The cached object: in registers in the data-mode copy of a register
+     loop (filled in the preheader and after each miss, the generation
+     tested there), else read from the slot.  */
+  bool regs = l->acc >= 0;
+  tree lo, limit, cached = make_ssa_name (zi_t.u64);
+  if (regs)
+    {
+      const struct zi_range &r = range_regs (st, l);
+      lo = make_ssa_name (zi_t.u64);
+      limit = make_ssa_name (zi_t.u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (lo, r.lo));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (limit, r.limit));
+    }
+  else
+    {
+      lo = dslot_field (&seq, ds, 0);
+      limit = dslot_field (&seq, ds, 1);
+    }
+  tree off_lo = gimple_build (&seq, MINUS_EXPR, zi_t.u64, addr, lo);
   insert_before (end, seq);
 
-  /* A miss when the element is outside the cached object, or the cache
-     is stale: two branches, each taken almost never (one test of the
-     two conditions OR-ed costs more instructions).  */
-  gimple *then = branch_before (end, GT_EXPR, off_lo, f[1], false);
+  /* A miss when the element is outside the cached object, or (outside
+     register loops) the cache is stale: two branches, each taken almost
+     never (one test of the two conditions OR-ed costs more
+     instructions).  */
+  gimple *then = branch_before (end, GT_EXPR, off_lo, limit, false);
   basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
   basic_block range_bb = single_pred (then_bb);
   edge in = find_edge (range_bb, join_bb);
-  profile_probability p_stale = profile_probability::very_unlikely ();
   basic_block cond_bb = split_edge (in);
   seq = NULL;
-  field (&seq, 2);
-  field (&seq, 3);
-  tree gen = make_ssa_name (zi_t.u64);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (gen, zi_t.gen_var));
-  gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, f[3], gen, NULL_TREE, NULL_TREE));
+  if (regs)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (cached, range_regs (st, l).chunk));
+  else
+    {
+      tree chunk = dslot_field (&seq, ds, 2), gen = dslot_field (&seq, ds, 3);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (cached, chunk));
+      tree now = make_ssa_name (zi_t.u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
+      gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, gen, now, NULL_TREE, NULL_TREE));
+    }
   gimple_stmt_iterator cg = gsi_last_bb (cond_bb);
   gsi_insert_seq_after (&cg, seq, GSI_NEW_STMT);
-  edge keep = single_succ_edge (cond_bb);
-  keep->flags = (keep->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-  keep->probability = p_stale.invert ();
-  edge stale = make_edge (cond_bb, then_bb, EDGE_TRUE_VALUE);
-  stale->probability = p_stale;
-  then_bb->count = then_bb->count + cond_bb->count.apply_probability (p_stale);
+  if (!regs)
+    {
+      profile_probability p_stale = profile_probability::very_unlikely ();
+      edge keep = single_succ_edge (cond_bb);
+      keep->flags = (keep->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+      keep->probability = p_stale.invert ();
+      edge stale = make_edge (cond_bb, then_bb, EDGE_TRUE_VALUE);
+      stale->probability = p_stale;
+      then_bb->count = then_bb->count + cond_bb->count.apply_probability (p_stale);
+    }
 
   /* The miss: this load's accumulators go to its slot first, then the
      runtime call (a scalar's value in a register, several elements'
@@ -1104,16 +1219,26 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   gimple_seq_add_stmt (&seq, call);
   if (tmp)
     gimple_seq_add_stmt (&seq, gimple_build_assign (tmp, build_clobber (TREE_TYPE (tmp))));
+  /* The runtime filled the slot (or left it stale: then the next element
+     misses again).  */
+  if (regs)
+    fill_range (&seq, st, l, range_regs (st, l));
   insert_before (then, seq);
+  if (regs)
+    {
+      seq = NULL;
+      slow = biased_chunk (&seq, slow, addr);
+      insert_before (then, seq);
+    }
   tree chunk = make_ssa_name (zi_t.u64);
   gphi *phi = create_phi_node (chunk, join_bb);
-  add_phi_arg (phi, f[2], find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, cached, find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
   add_phi_arg (phi, slow, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
 
   /* The marks, where there is a chunk.  */
   gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
   unsigned align = l->addr_arg ? l->access_bytes : get_object_alignment (l->ref) / BITS_PER_UNIT;
-  emit_marks (marks, l, chunk, addr, align ? align : 1);
+  emit_marks (marks, l, chunk, addr, align ? align : 1, regs);
 }
 
 /* Instrument the load L: its data path, then its counters.  */
@@ -1364,6 +1489,7 @@ zi_instrument_function (function *fun)
   st.accs.safe_grow_cleared (units * ZI_NFIELDS);
   st.block_accs.safe_grow_cleared (last_basic_block_for_fn (fun));
   st.data_bases.safe_grow_cleared (units);
+  st.data_ranges.safe_grow_cleared (units);
 
   struct zi_stats stats = { 0, 0, 0 };
   unsigned in_registers = 0;
@@ -1401,6 +1527,13 @@ zi_instrument_function (function *fun)
       if (base)
         gsi_insert_on_edge (loop_preheader_edge (al->loop),
                             gimple_build_assign (base, build_zero_cst (zi_t.u64)));
+      /* A data path's cached object, in registers from here on.  */
+      if (st.data_ranges[l.unit].lo)
+        {
+          gimple_seq seq = NULL;
+          fill_range (&seq, &st, &l, st.data_ranges[l.unit]);
+          gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
+        }
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
           tree acc = st.accs[l.unit * ZI_NFIELDS + f];

@@ -18,6 +18,12 @@
    load that races with the free of its object in another thread is the
    program's own use after free; its marks may land in freed memory.
 
+   The thread's last object (zi_thread.last_object) is tried before the
+   object tables: the loads of one record from several sites miss one
+   after the other on the same object.  It was touched when kept, so it
+   cannot go away or move without changing __zeroinst_gen, and it is
+   used only while the generation is the one it was kept at.
+
    Ranges are clipped to the element's shadow region, so one chunk serves
    the whole range, and shortened by the site's access bytes, so an
    element that hits lies in its object.  */
@@ -128,9 +134,16 @@ __zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
   pthread_rwlock_rdlock (&zi_objects_lock);
   gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   take (t, ds);
-  struct zi_object *o;
+  struct zi_object *o = t->last_object;
   uintptr_t lo, hi;
-  enum zi_class cls = zi_data_classify (t, addr, &o, &lo, &hi);
+  enum zi_class cls;
+  if (o && t->last_gen == gen && addr - o->base < o->size)
+    {
+      lo = o->base, hi = o->base + o->size;
+      cls = o->group->cls;
+    }
+  else
+    cls = zi_data_classify (t, addr, &o, &lo, &hi);
   if (cls == ZI_CLASS_UNKNOWN)
     {
       /* Perhaps a library loaded since: look again with it.  */
@@ -145,6 +158,8 @@ __zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
   if (o)
     {
       zi_object_touch (o, kind);
+      t->last_object = o;
+      t->last_gen = gen;
       ds->target = (uintptr_t) o->group;
       uintptr_t region = addr & ~(((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1);
       if (lo < region)

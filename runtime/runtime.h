@@ -205,6 +205,10 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
+  /* data mode: the object the thread's last data-slot miss found, valid
+     while __zeroinst_gen is LAST_GEN (object_cache.c) */
+  struct zi_object *last_object;
+  uint64_t last_gen;
   int ended;
   int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
   int busy_at_report;                /* still in the runtime when a report was due: skipped */

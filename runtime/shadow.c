@@ -84,6 +84,16 @@ zi_shadow_chunk_slow (int kind, uintptr_t addr)
   if (__atomic_load_n (&failed, __ATOMIC_RELAXED))
     return NULL;
   uint32_t *fresh = reserve (CHUNK_BYTES);
+  /* Generated code biases a chunk by its region's word offset, R >> 2
+     bytes, and takes 0 for "no chunk" (plugin/instrument.cc,
+     biased_chunk): the chunk of R must not sit at R >> 2.  */
+  uintptr_t r4 = (addr >> ZI_SHADOW_REGION_BITS) << (ZI_SHADOW_REGION_BITS - 2);
+  if (fresh && (uintptr_t) fresh == r4)
+    {
+      uint32_t *other = reserve (CHUNK_BYTES);
+      munmap (fresh, CHUNK_BYTES);
+      fresh = other && (uintptr_t) other != r4 ? other : NULL;
+    }
   if (!fresh)
     {
       if (!__atomic_exchange_n (&failed, 1, __ATOMIC_RELAXED))
