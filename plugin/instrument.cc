@@ -1114,6 +1114,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
       limit = make_ssa_name (zi_t.u64);
       gimple_seq_add_stmt (&seq, gimple_build_assign (lo, r.lo));
       gimple_seq_add_stmt (&seq, gimple_build_assign (limit, r.limit));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (cached, r.chunk));
     }
   else
     {
@@ -1129,24 +1130,18 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
      instructions).  */
   gimple *then = branch_before (end, GT_EXPR, off_lo, limit, false);
   basic_block then_bb = gimple_bb (then), join_bb = gimple_bb (end);
-  basic_block range_bb = single_pred (then_bb);
-  edge in = find_edge (range_bb, join_bb);
-  basic_block cond_bb = split_edge (in);
-  seq = NULL;
-  if (regs)
-    gimple_seq_add_stmt (&seq, gimple_build_assign (cached, range_regs (st, l).chunk));
-  else
+  edge in = find_edge (single_pred (then_bb), join_bb);
+  if (!regs)
     {
+      basic_block cond_bb = split_edge (in);
+      seq = NULL;
       tree chunk = dslot_field (&seq, ds, 2), gen = dslot_field (&seq, ds, 3);
       gimple_seq_add_stmt (&seq, gimple_build_assign (cached, chunk));
       tree now = make_ssa_name (zi_t.u64);
       gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
       gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, gen, now, NULL_TREE, NULL_TREE));
-    }
-  gimple_stmt_iterator cg = gsi_last_bb (cond_bb);
-  gsi_insert_seq_after (&cg, seq, GSI_NEW_STMT);
-  if (!regs)
-    {
+      gimple_stmt_iterator cg = gsi_last_bb (cond_bb);
+      gsi_insert_seq_after (&cg, seq, GSI_NEW_STMT);
       profile_probability p_stale = profile_probability::very_unlikely ();
       edge keep = single_succ_edge (cond_bb);
       keep->flags = (keep->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
@@ -1154,6 +1149,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
       edge stale = make_edge (cond_bb, then_bb, EDGE_TRUE_VALUE);
       stale->probability = p_stale;
       then_bb->count = then_bb->count + cond_bb->count.apply_probability (p_stale);
+      in = keep;
     }
 
   /* The miss: this load's accumulators go to its slot first, then the
@@ -1222,17 +1218,14 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   /* The runtime filled the slot (or left it stale: then the next element
      misses again).  */
   if (regs)
-    fill_range (&seq, st, l, range_regs (st, l));
-  insert_before (then, seq);
-  if (regs)
     {
-      seq = NULL;
+      fill_range (&seq, st, l, range_regs (st, l));
       slow = biased_chunk (&seq, slow, addr);
-      insert_before (then, seq);
     }
+  insert_before (then, seq);
   tree chunk = make_ssa_name (zi_t.u64);
   gphi *phi = create_phi_node (chunk, join_bb);
-  add_phi_arg (phi, cached, find_edge (cond_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, cached, in, UNKNOWN_LOCATION);
   add_phi_arg (phi, slow, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
 
   /* The marks, where there is a chunk.  */
