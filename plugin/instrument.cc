@@ -56,16 +56,19 @@
            want = loaded bytes | non-zero bytes << 16   -- at offset 0
            if (((*w >> at) & want) != want)  __atomic_fetch_or (w, want << at)  -- within the line
 
-   In the data-mode copy of a register loop, lo, limit and chunk are
+   In the data-mode copy of a register loop that is quiet (quiet_loop_p:
+   no call, atomic or volatile access), lo, limit and chunk are
    registers, filled from the slot in the preheader and after each miss
    (fill_range); the generation is compared there, a stale slot filling
-   lo = limit = 0, which no element hits.  An element then costs a
+   lo = ~0, limit = 0, which no element hits (not even a load without an
+   address, 0).  An element then costs a
    subtract, a compare and a branch.  Their chunk is biased by its
    region's word offset (biased_chunk), so that an element's shadow word is
    at chunk + (addr >> 4) * 4: a shift and an address, no mask and add.
-   Nothing in such a loop can free or move an object of this thread (it
-   has no calls); another thread's free of an object the loop reads is
-   the program's own use after free (runtime/object_cache.c).
+   Nothing in such a loop can free or move an object of this thread, and
+   it takes no address from another thread that could have (it has no
+   calls, no atomics, no volatile accesses): a racing free of an object
+   it reads is the program's own use after free (runtime/object_cache.c).
 
    The value comes from the load's own result, never from a second read of
    memory (volatile, atomics, races).  Slot and entry accesses use a
@@ -525,7 +528,7 @@ struct zi_acc_loop {
 };
 
 /* A data slot's cached object in registers: LO and LIMIT as in the slot,
-   or 0 and 0 (every element misses) when the slot is stale; CHUNK.  */
+   or ~0 and 0 (every element misses) when the slot is stale; CHUNK.  */
 struct zi_range {
   tree lo, limit, chunk;
 };
@@ -552,37 +555,70 @@ struct zi_fn_state {
   /* Loops (by number) known to compute floating-point or vector values:
      1, or not: 2 (float_loop_p).  */
   hash_map<int_hash<int, -1, -2>, int> float_loops;
+  /* Loops with something that disturbs objects (quiet_loop_p).  */
+  hash_map<int_hash<int, -1, -2>, int> noisy_loops;
 };
 
-/* Does LOOP compute floating-point, complex or vector values?  Their
-   registers would have to be saved around a runtime call inside it.  */
+/* Does PRED hold for a PHI or statement of LOOP?  Kept in MAP by loop
+   number (1: yes, 2: no), for use after blocks are split.  */
 static bool
-float_loop_p (struct zi_fn_state *st, class loop *loop)
+loop_has (hash_map<int_hash<int, -1, -2>, int> &map, class loop *loop, bool (*pred) (gimple *))
 {
-  if (int *known = st->float_loops.get (loop->num))
+  if (int *known = map.get (loop->num))
     return *known == 1;
   bool found = false;
   basic_block *body = get_loop_body (loop);
   for (unsigned i = 0; !found && i < loop->num_nodes; i++)
     {
       for (gphi_iterator p = gsi_start_phis (body[i]); !found && !gsi_end_p (p); gsi_next (&p))
-        {
-          tree t = TREE_TYPE (gimple_phi_result (p.phi ()));
-          found = FLOAT_TYPE_P (t) || VECTOR_TYPE_P (t) || COMPLEX_FLOAT_TYPE_P (t);
-        }
+        found = pred (p.phi ());
       for (gimple_stmt_iterator g = gsi_start_bb (body[i]); !found && !gsi_end_p (g); gsi_next (&g))
-        {
-          tree lhs = gimple_get_lhs (gsi_stmt (g));
-          if (lhs)
-            {
-              tree t = TREE_TYPE (lhs);
-              found = FLOAT_TYPE_P (t) || VECTOR_TYPE_P (t) || COMPLEX_FLOAT_TYPE_P (t);
-            }
-        }
+        found = pred (gsi_stmt (g));
     }
   free (body);
-  st->float_loops.put (loop->num, found ? 1 : 2);
+  map.put (loop->num, found ? 1 : 2);
   return found;
+}
+
+/* Does STMT compute a floating-point, complex or vector value?  */
+static bool
+computes_float_p (gimple *stmt)
+{
+  tree lhs = is_a<gphi *> (stmt) ? gimple_phi_result (stmt) : gimple_get_lhs (stmt);
+  if (!lhs)
+    return false;
+  tree t = TREE_TYPE (lhs);
+  return FLOAT_TYPE_P (t) || VECTOR_TYPE_P (t) || COMPLEX_FLOAT_TYPE_P (t);
+}
+
+/* Does LOOP compute floating-point, complex or vector values?  Their
+   registers would have to be saved around a runtime call inside it.  */
+static bool
+float_loop_p (struct zi_fn_state *st, class loop *loop)
+{
+  return loop_has (st->float_loops, loop, computes_float_p);
+}
+
+/* Could STMT free, move or allocate an object (a call: free and malloc
+   are leaf builtins, allowed in register loops), or let another thread
+   do so and hand the address over (an atomic operation, a volatile
+   access)?  Internal functions other than atomics cannot.  */
+static bool
+disturbs_objects_p (gimple *stmt)
+{
+  if (gimple_has_volatile_ops (stmt) || gimple_code (stmt) == GIMPLE_ASM)
+    return true;
+  gcall *call = dyn_cast<gcall *> (stmt);
+  return call && (!gimple_call_internal_p (call)
+                  || !strncmp (internal_fn_name (gimple_call_internal_fn (call)), "ATOMIC_", 7));
+}
+
+/* Can the loads of LOOP, a register loop, keep their cached objects in
+   registers (fill_range): does nothing in it disturb objects?  */
+static bool
+quiet_loop_p (struct zi_fn_state *st, class loop *loop)
+{
+  return !loop_has (st->noisy_loops, loop, disturbs_objects_p);
 }
 
 /* MEM[SLOTS + 32 * UNIT + 8 * FIELD] of the private u64 type.  */
@@ -1086,7 +1122,11 @@ fill_range (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l,
   tree now = make_ssa_name (zi_t.u64);
   gimple_seq_add_stmt (seq, gimple_build_assign (now, zi_t.gen_var));
   tree keep = gimple_build (seq, NEGATE_EXPR, zi_t.u64, flag (seq, EQ_EXPR, gen, now));
-  gimple_seq_add_stmt (seq, gimple_build_assign (r.lo, BIT_AND_EXPR, lo, keep));
+  gimple_seq_add_stmt (seq, gimple_build_assign (r.lo, BIT_IOR_EXPR,
+                                                 gimple_build (seq, BIT_AND_EXPR, zi_t.u64, lo,
+                                                               keep),
+                                                 gimple_build (seq, BIT_NOT_EXPR, zi_t.u64,
+                                                               keep)));
   gimple_seq_add_stmt (seq, gimple_build_assign (r.limit, BIT_AND_EXPR, limit, keep));
   gimple_seq_add_stmt (seq, gimple_build_assign (r.chunk, biased_chunk (seq, chunk, lo)));
 }
@@ -1105,7 +1145,9 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   /* The cached object: in registers in the data-mode copy of a register
      loop (filled in the preheader and after each miss, the generation
      tested there), else read from the slot.  */
-  bool regs = l->acc >= 0;
+  class loop *loop = gimple_bb (l->stmt)->loop_father;
+  int *noisy = l->acc >= 0 ? st->noisy_loops.get (loop->num) : NULL;
+  bool regs = noisy && *noisy == 2;
   tree lo, limit, cached = make_ssa_name (zi_t.u64);
   if (regs)
     {
@@ -1198,7 +1240,6 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
      moved to memory around the call by GCC) where the function has no
      AVX, else with XSAVE.  Elsewhere they are declared clobbered (a value
      live across a whole loop is saved once).  */
-  class loop *loop = gimple_bb (l->stmt)->loop_father;
   int *known = loop && loop->num ? st->float_loops.get (loop->num) : NULL;
   enum zi_keep keeps = ZI_KEEP_GPRS;
   if (loop && loop->num && (!known || *known == 1))
@@ -1455,7 +1496,11 @@ zi_instrument_function (function *fun)
      before the data paths split their blocks.  */
   for (struct zi_load &l : loads)
     if (l.data && inline_mode && gimple_bb (l.stmt)->loop_father->num)
-      float_loop_p (&st, gimple_bb (l.stmt)->loop_father);
+      {
+        float_loop_p (&st, gimple_bb (l.stmt)->loop_father);
+        if (l.acc >= 0)
+          quiet_loop_p (&st, gimple_bb (l.stmt)->loop_father);
+      }
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
 

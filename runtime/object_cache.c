@@ -22,7 +22,9 @@
    object tables: the loads of one record from several sites miss one
    after the other on the same object.  It was touched when kept, so it
    cannot go away or move without changing __zeroinst_gen, and it is
-   used only while the generation is the one it was kept at.
+   used only while the generation is the one it was kept at, and not for
+   the thread's own stack, which classify puts first (a stack the program
+   allocated lies in a heap block).
 
    Ranges are clipped to the element's shadow region, so one chunk serves
    the whole range, and shortened by the site's access bytes, so an
@@ -137,7 +139,8 @@ __zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
   struct zi_object *o = t->last_object;
   uintptr_t lo, hi;
   enum zi_class cls;
-  if (o && t->last_gen == gen && addr - o->base < o->size)
+  if (o && t->last_gen == gen && addr - o->base < o->size
+      && addr - t->stack_lo >= t->stack_hi - t->stack_lo)
     {
       lo = o->base, hi = o->base + o->size;
       cls = o->group->cls;

@@ -36,10 +36,11 @@
    marked (stack, unknown memory, or an element the runtime marked itself:
    one that runs past its object's end or shadow region).  __zeroinst_gen
    changes whenever a loaded object goes away or moves.  Inside an
-   innermost loop without calls the plugin keeps lo, limit and chunk in
-   registers, read from the slot before the loop and after each call, and
-   compares gen only then; it biases the chunk of region R by R >> 2 bytes
-   and keeps 0 for none, so the runtime never maps R's chunk at R >> 2.
+   innermost loop without calls, atomics or volatile accesses the plugin
+   keeps lo, limit and chunk in registers, read from the slot before the
+   loop and after each call, and compares gen only then; it biases the
+   chunk of region R by R >> 2 bytes and keeps 0 for none, so the runtime
+   never maps R's chunk at R >> 2.
 
    Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
    instrumented function keeps the calling-context node of its activation in
