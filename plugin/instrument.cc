@@ -57,7 +57,8 @@
            if (((*w >> at) & want) != want)  __atomic_fetch_or (w, want << at)  -- within the line
 
    In the data-mode copy of a register loop that is quiet (quiet_loop_p:
-   no call, atomic or volatile access), lo, limit and chunk are
+   no call but internal functions other than atomics, no volatile access,
+   no asm), lo, limit and chunk are
    registers, filled from the slot in the preheader and after each miss
    (fill_range); the generation is compared there, a stale slot filling
    lo = ~0, limit = 0, which no element hits (not even a load without an
