@@ -49,12 +49,14 @@
        chunk = ds.chunk
        ...
      miss:
-       chunk = __zeroinst_object (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
+       chunk = __zeroinst_miss (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
        if (chunk)
-         for each 16-byte piece of the value, in the piece's shadow word w
-         (two when the piece may straddle a 16-byte line), at line offset at:
-           want = loaded bytes | non-zero bytes << 16   -- at offset 0
-           if (((*w >> at) & want) != want)  __atomic_fetch_or (w, want << at)  -- within the line
+         for each 8-byte piece v of the value (N bytes), in the 16-bit half
+         h of a shadow word of the piece's double word (two halves when the
+         piece may straddle one), at offset s in it (0 when known aligned):
+           if ((~(h >> s) & (2^N - 1)) | (v & __zeroinst_unseen[h >> (8 + s)]))
+             __atomic_fetch_or (word, (2^N - 1 | non-zero bytes of v << 8) << s
+                                      << 16 * (half's place in the word))
 
    In the data-mode copy of a register loop that is quiet (quiet_loop_p:
    no call but internal functions other than atomics, no volatile access,
@@ -64,8 +66,8 @@
    lo = ~0, limit = 0, which no element hits (not even a load without an
    address, 0).  An element then costs a
    subtract, a compare and a branch.  Their chunk is biased by its
-   region's word offset (biased_chunk), so that an element's shadow word is
-   at chunk + (addr >> 4) * 4: a shift and an address, no mask and add.
+   region's word offset (biased_chunk), so that an element's shadow half is
+   at chunk + (addr >> 3) * 2: a shift and an address, no mask and add.
    Nothing in such a loop can free or move an object of this thread, and
    it takes no address from another thread that could have (it has no
    calls, no atomics, no volatile accesses): a racing free of an object
@@ -910,25 +912,72 @@ nonzero_bytes (gimple_seq *seq, tree v, unsigned n)
   return gimple_convert (seq, zi_t.u32, t);
 }
 
-/* The shadow word of ADDR (u64) in CHUNK (u64).  BIASED: CHUNK is
-   biased_chunk's, which the word index of ADDR in the whole address space,
+/* The shadow word (UNIT 4) or half-word (UNIT 2: zeroinst-abi.h) of ADDR
+   (u64) in CHUNK (u64), as a pointer in SEQ.  BIASED: CHUNK is
+   biased_chunk's, which the index of ADDR in the whole address space,
    unmasked, reaches.  */
 static tree
-shadow_word (gimple_seq *seq, tree chunk, tree addr, bool biased)
+shadow_at (gimple_seq *seq, tree chunk, tree addr, bool biased, unsigned unit)
 {
-  tree idx = gimple_build (seq, RSHIFT_EXPR, zi_t.u64, addr, build_int_cst (integer_type_node, 4));
+  unsigned bits = unit == 4 ? 4 : 3;     /* address bits of a word's 16 bytes, a half's 8 */
+  tree idx = gimple_build (seq, RSHIFT_EXPR, zi_t.u64, addr, build_int_cst (integer_type_node, bits));
   if (!biased)
     idx = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, idx,
                         build_int_cst (zi_t.u64,
-                                       (HOST_WIDE_INT) ((1ull << (ZI_SHADOW_REGION_BITS - 4)) - 1)));
-  tree off = gimple_build (seq, LSHIFT_EXPR, zi_t.u64, idx, build_int_cst (integer_type_node, 2));
-  return gimple_build (seq, POINTER_PLUS_EXPR, zi_t.u32_ptr,
-                       gimple_convert (seq, zi_t.u32_ptr, chunk), gimple_convert (seq, sizetype, off));
+                                       (HOST_WIDE_INT) ((1ull << (ZI_SHADOW_REGION_BITS - bits)) - 1)));
+  tree off = gimple_build (seq, MULT_EXPR, zi_t.u64, idx, build_int_cst (zi_t.u64, unit));
+  /* A half sits at bit 16 * (idx & 1) of its word: on a big-endian
+     target the other half in memory.  */
+  if (unit == 2 && BYTES_BIG_ENDIAN)
+    off = gimple_build (seq, BIT_XOR_EXPR, zi_t.u64, off, build_int_cst (zi_t.u64, 2));
+  tree ptr = unit == 4 ? zi_t.u32_ptr : zi_t.u16_ptr;
+  return gimple_build (seq, POINTER_PLUS_EXPR, ptr, gimple_convert (seq, ptr, chunk),
+                       gimple_convert (seq, sizetype, off));
+}
+
+/* *P, a half of a shadow word, as a u32 in SEQ.  */
+static tree
+load_half (gimple_seq *seq, tree p)
+{
+  tree h = make_ssa_name (zi_t.u16);
+  gimple_seq_add_stmt (seq, gimple_build_assign (h, build2 (MEM_REF, zi_t.u16, p,
+                                                            build_int_cst (zi_t.u16_ptr, 0))));
+  return gimple_convert (seq, zi_t.u32, h);
+}
+
+/* (LO & 0xff) | (HI & 0xff) << 8, u32s, in SEQ.  */
+static tree
+join_bytes (gimple_seq *seq, tree lo, tree hi)
+{
+  tree lo8 = build_int_cst (zi_t.u32, 0xff);
+  return gimple_build (seq, BIT_IOR_EXPR, zi_t.u32, gimple_build (seq, BIT_AND_EXPR, zi_t.u32, lo, lo8),
+                       gimple_build (seq, LSHIFT_EXPR, zi_t.u32,
+                                     gimple_build (seq, BIT_AND_EXPR, zi_t.u32, hi, lo8),
+                                     build_int_cst (integer_type_node, 8)));
+}
+
+/* X >> 8, a u32, in SEQ.  */
+static tree
+high_byte16 (gimple_seq *seq, tree x)
+{
+  return gimple_build (seq, RSHIFT_EXPR, zi_t.u32, x, build_int_cst (integer_type_node, 8));
+}
+
+/* __zeroinst_unseen[M] (M: a u32 below 256), in SEQ.  */
+static tree
+unseen (gimple_seq *seq, tree m)
+{
+  tree v = make_ssa_name (zi_t.u64);
+  tree ref = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (zi_t.unseen_var)), zi_t.unseen_var,
+                     gimple_convert (seq, sizetype, m), NULL_TREE, NULL_TREE);
+  gimple_seq_add_stmt (seq, gimple_build_assign (v, ref));
+  return v;
 }
 
 /* CHUNK (u64), the chunk of ADDR's region R, less the word offset of R in
    the address space (R >> 2 bytes), so that ADDR's word is at the chunk
-   plus (ADDR >> 4) * 4: no mask and no add per element.  0 stays 0; the
+   plus (ADDR >> 4) * 4 and its half at (ADDR >> 3) * 2: no mask and no
+   add per element.  0 stays 0; the
    runtime never maps R's chunk at R >> 2, so no other chunk becomes 0
    (shadow.c, zi_shadow_chunk_slow).  */
 static tree
@@ -945,134 +994,160 @@ biased_chunk (gimple_seq *seq, tree chunk, tree addr)
                        gimple_build (seq, BIT_AND_EXPR, zi_t.u64, bias, some));
 }
 
-/* Before THEN: *W |= BITS (u32), atomically.  */
+/* In SEQ: OR BITS16 (u32: a half's loaded bits in 0-7, non-zero in 8-15)
+   into the half of ADDR's states, in its word, atomically.  */
 static void
-emit_or (gimple *then, tree w, tree bits)
+mark_half (gimple_seq *seq, tree chunk, tree addr, tree bits16, bool biased)
 {
-  gimple_seq seq = NULL;
-  tree p = gimple_convert (&seq, ptr_type_node, w);
-  tree v = gimple_convert (&seq, unsigned_type_node, bits);
-  gimple_seq_add_stmt (&seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_4),
-                                                3, p, v,
-                                                build_int_cst (integer_type_node, 0 /* relaxed */)));
-  insert_before (then, seq);
+  tree w = shadow_at (seq, chunk, addr, biased, 4);
+  tree shift = gimple_build (seq, LSHIFT_EXPR, zi_t.u32,
+                             gimple_build (seq, BIT_AND_EXPR, zi_t.u32,
+                                           gimple_convert (seq, zi_t.u32, addr),
+                                           build_int_cst (zi_t.u32, 8)),
+                             build_int_cst (integer_type_node, 1));
+  tree bits = gimple_build (seq, LSHIFT_EXPR, zi_t.u32, bits16, shift);
+  gimple_seq_add_stmt (seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_4),
+                                               3, gimple_convert (seq, ptr_type_node, w),
+                                               gimple_convert (seq, unsigned_type_node, bits),
+                                               build_int_cst (integer_type_node, 0 /* relaxed */)));
 }
 
-/* Before END (SEQ first): a branch, taken unless the shadow word at W,
-   shifted right by AT (NULL: not shifted), has every bit of WANT (u32).
-   Returns the point in the taken branch where the OR goes (emit_or).  */
-static gimple *
-mark_test (gimple *end, gimple_seq seq, tree w, tree at, tree want)
+/* Raw bits of the N (<= 8) bytes of L's value from byte PIECE (a multiple
+   of 8), zero-extended to u64, in SEQ: a word of a vector, or the lanes
+   in the piece (narrow types only reach here: lanes of at most 8 bytes,
+   which do not cross pieces).  */
+static tree
+piece_bits (gimple_seq *seq, const struct zi_load *l, unsigned piece, unsigned n)
 {
-  tree cur = make_ssa_name (zi_t.u32);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (cur, build2 (MEM_REF, zi_t.u32, w,
-                                                               build_int_cst (zi_t.u32_ptr, 0))));
-  if (at)
-    cur = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, cur, at);
-  tree have = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, cur, want);
-  insert_before (end, seq);
-  return branch_before (end, NE_EXPR, have, want, false);
+  unsigned lane_bytes = l->access_bytes / l->lanes;
+  if (TREE_CODE (TREE_TYPE (l->value)) == VECTOR_TYPE && n == 8 && lane_bytes <= 8)
+    return gimple_build (seq, BIT_FIELD_REF, zi_t.u64, l->value, bitsize_int (64),
+                         bitsize_int (8 * piece));
+  tree v = NULL_TREE;
+  for (unsigned i = piece / lane_bytes; i < l->lanes && i * lane_bytes < piece + n; i++)
+    {
+      tree lo, hi;
+      raw_bits (seq, lane_value (seq, l, i), &lo, &hi);
+      if (i * lane_bytes > piece)
+        lo = gimple_build (seq, LSHIFT_EXPR, zi_t.u64, lo,
+                           build_int_cst (integer_type_node, 8 * (i * lane_bytes - piece)));
+      v = v ? gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, v, lo) : lo;
+    }
+  return v;
 }
 
 /* The marks of L's value at ADDR in CHUNK (zeroinst-abi.h; BIASED: from
-   biased_chunk), before END.  ALIGN: the bytes the address is known to be
-   a multiple of.  */
+   biased_chunk), before END, 8 bytes at a time.  ALIGN: the bytes the
+   address is known to be a multiple of.  A piece whose bytes are all
+   loaded and seen non-zero already (the common case: states saturate)
+   costs a 16-bit load, a table load and a branch; the non-zero bytes of
+   the value are computed only when a mark is made.  */
 static void
 emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigned align,
             bool biased)
 {
-  unsigned bytes = l->access_bytes, lane_bytes = bytes / l->lanes;
-  tree vtype = TREE_TYPE (l->value);
-  bool words = TREE_CODE (vtype) == VECTOR_TYPE && bytes % 8 == 0;
-  for (unsigned piece = 0; piece < bytes; piece += 16)
+  unsigned bytes = l->access_bytes;
+  for (unsigned piece = 0; piece < bytes; piece += 8)
     {
       gimple_seq seq = NULL;
-      unsigned n = bytes - piece < 16 ? bytes - piece : 16;
-      /* Non-zero bytes of the piece: from 8-byte words of a vector, else
-         lane by lane.  */
-      tree nz = NULL_TREE;
-      if (words)
-        for (unsigned w = piece; w < piece + n; w += 8)
-          {
-            tree word = gimple_build (&seq, BIT_FIELD_REF, zi_t.u64, l->value, bitsize_int (64),
-                                      bitsize_int (8 * w));
-            tree m = nonzero_bytes (&seq, word, 8);
-            if (w > piece)
-              m = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, m,
-                                build_int_cst (integer_type_node, w - piece));
-            nz = nz ? gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, nz, m) : m;
-          }
-      else
-        for (unsigned i = piece / lane_bytes; i < l->lanes && i * lane_bytes < piece + n; i++)
-          {
-            tree v, hi;
-            raw_bits (&seq, lane_value (&seq, l, i), &v, &hi);
-            tree m = nonzero_bytes (&seq, v, lane_bytes);
-            if (i * lane_bytes > piece)
-              m = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, m,
-                                build_int_cst (integer_type_node, i * lane_bytes - piece));
-            nz = nz ? gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, nz, m) : m;
-          }
+      unsigned n = bytes - piece < 8 ? bytes - piece : 8;
+      tree v = piece_bits (&seq, l, piece, n);
       tree a = piece ? gimple_build (&seq, PLUS_EXPR, zi_t.u64, addr, build_int_cst (zi_t.u64, piece))
                      : addr;
-      tree at = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
-                              build_int_cst (zi_t.u32, 15));
       tree lmask = build_int_cst (zi_t.u32, (HOST_WIDE_INT) ((1u << n) - 1));
-      /* One word when the piece cannot straddle a line.  */
-      unsigned a_piece = align < 16 ? align : 16;
-      bool one = a_piece >= 16 || (!(n & (n - 1)) && a_piece >= n);
-      if (one)
+      /* S: the piece's first byte in its half, 0 when the piece is known
+         8-aligned.  TWO: the piece may straddle two halves (an address
+         not known to be a multiple of the piece's size).  */
+      unsigned a_piece = align < 8 ? align : 8;
+      bool two = a_piece < 8 && ((n & (n - 1)) || a_piece < n);
+      tree s = NULL_TREE;
+      if (a_piece < 8)
+        s = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
+                          build_int_cst (zi_t.u32, 7));
+      tree h0 = load_half (&seq, shadow_at (&seq, chunk, a, biased, 2));
+      tree loaded, seen, last = NULL_TREE;
+      if (!two)
         {
-          /* The test shifts the word instead of the bits (fewer
-             operations): WANT = the piece's loaded bits | its non-zero
-             bits << 16, at line offset 0.  A piece the program misaligns
-             despite its type (a cast pointer) would spill past the
-             line: its bytes there are not marked, and no other byte is
-             marked wrongly; the test then also reads bits that are not
-             the piece's, so it skips only when the bytes inside the line
-             are all marked already, which is all the OR would mark.  */
-          tree want = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
-                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz,
-                                                  build_int_cst (integer_type_node, 16)),
-                                    lmask);
-          tree w = shadow_word (&seq, chunk, a, biased);
-          gimple *then = mark_test (end, seq, w, at, want);
-          seq = NULL;
-          tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
-          tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
-                                    gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, loaded,
-                                                  build_int_cst (zi_t.u32, 0xffff)),
-                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u32,
-                                                  gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz,
-                                                                at),
-                                                  build_int_cst (integer_type_node, 16)));
-          insert_before (then, seq);
-          emit_or (then, w, bits);
-          continue;
+          tree h = s ? gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, h0, s) : h0;
+          loaded = h;
+          seen = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, h, build_int_cst (integer_type_node, 8));
         }
-      tree loaded = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
-      tree nzat = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nz, at);
-      /* Two: the line's word takes the low 16 bits of loaded and nzat,
-         the next line's the high ones (none when the piece fits).  */
-      tree lo16 = build_int_cst (zi_t.u32, 0xffff);
-      tree bits0 = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
-                                 gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, loaded, lo16),
-                                 gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nzat,
-                                               build_int_cst (integer_type_node, 16)));
-      tree bits1 = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32,
-                                 gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, loaded,
-                                               build_int_cst (integer_type_node, 16)),
-                                 gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, nzat,
-                                               build_int_cst (zi_t.u32,
-                                                              (HOST_WIDE_INT) 0xffff0000u)));
-      /* The second word is that of the piece's last byte: the next
-         line's when the piece straddles, else the same word (bits1 is 0
-         then), never past the element's region (a hit lies in it).  */
-      tree w0 = shadow_word (&seq, chunk, a, biased);
-      tree last = gimple_build (&seq, PLUS_EXPR, zi_t.u64, a, build_int_cst (zi_t.u64, n - 1));
-      tree w1 = shadow_word (&seq, chunk, last, biased);
-      emit_or (mark_test (end, seq, w0, NULL_TREE, bits0), w0, bits0);
-      emit_or (mark_test (end, NULL, w1, NULL_TREE, bits1), w1, bits1);
+      else
+        {
+          /* The halves of the piece's first and last bytes (one half
+             twice when it does not straddle: never past the element's
+             region, in which a hit lies) as 16 bytes' loaded bits and
+             16 bytes' non-zero bits.  A piece of a 4-aligned type (the
+             8-byte vectors of a vectorized float loop) is usually
+             8-aligned all the same: then one half, tested as above.  */
+          last = gimple_build (&seq, PLUS_EXPR, zi_t.u64, a, build_int_cst (zi_t.u64, n - 1));
+          gimple *split = NULL;
+          tree seen0 = NULL_TREE;
+          if (a_piece >= 4)
+            {
+              seen0 = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, h0,
+                                    build_int_cst (integer_type_node, 8));
+              insert_before (end, seq);
+              seq = NULL;
+              split = branch_before (end, NE_EXPR, s, build_zero_cst (zi_t.u32), false);
+            }
+          tree h1 = load_half (&seq, shadow_at (&seq, chunk, last, biased, 2));
+          tree l16 = join_bytes (&seq, h0, h1);
+          tree n16 = join_bytes (&seq, high_byte16 (&seq, h0), high_byte16 (&seq, h1));
+          loaded = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, l16, s);
+          seen = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32,
+                               gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, n16, s),
+                               build_int_cst (zi_t.u32, 0xff));
+          if (split)
+            {
+              insert_before (split, seq);
+              seq = NULL;
+              basic_block then_bb = gimple_bb (split), join_bb = gimple_bb (end);
+              edge straddle = find_edge (then_bb, join_bb);
+              edge aligned = find_edge (single_pred (then_bb), join_bb);
+              tree both[2][2] = { { loaded, h0 }, { seen, seen0 } };
+              tree *out[2] = { &loaded, &seen };
+              for (int i = 0; i < 2; i++)
+                {
+                  *out[i] = make_ssa_name (zi_t.u32);
+                  gphi *phi = create_phi_node (*out[i], join_bb);
+                  add_phi_arg (phi, both[i][0], straddle, UNKNOWN_LOCATION);
+                  add_phi_arg (phi, both[i][1], aligned, UNKNOWN_LOCATION);
+                }
+            }
+        }
+      /* A mark is due when a byte of the piece is not loaded yet or a
+         non-zero byte of it was not seen non-zero yet.  */
+      tree unloaded = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32,
+                                    gimple_build (&seq, BIT_NOT_EXPR, zi_t.u32, loaded), lmask);
+      tree due = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64,
+                               gimple_convert (&seq, zi_t.u64, unloaded),
+                               gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, v, unseen (&seq, seen)));
+      insert_before (end, seq);
+      gimple *then = branch_before (end, NE_EXPR, due, build_zero_cst (zi_t.u64), false);
+      seq = NULL;
+      tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, lmask,
+                                gimple_build (&seq, LSHIFT_EXPR, zi_t.u32,
+                                              nonzero_bytes (&seq, v, n),
+                                              build_int_cst (integer_type_node, 8)));
+      if (!s)
+        mark_half (&seq, chunk, a, bits, biased);
+      else
+        {
+          /* Loaded and non-zero bits of the 16 bytes from the first
+             half: the first half's; then the second's, if the piece
+             straddles.  A piece the program misaligns despite its type
+             (a cast pointer; not TWO) loses its bytes past the half:
+             they stay unmarked (and the test above keeps failing), no
+             other byte is marked wrongly.  */
+          tree lb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, s);
+          tree nb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, high_byte16 (&seq, bits), s);
+          mark_half (&seq, chunk, a, join_bytes (&seq, lb, nb), biased);
+          if (two)
+            mark_half (&seq, chunk, last,
+                       join_bytes (&seq, high_byte16 (&seq, lb), high_byte16 (&seq, nb)), biased);
+        }
+      insert_before (then, seq);
     }
 }
 
@@ -1246,7 +1321,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   if (loop && loop->num && (!known || *known == 1))
     keeps = zi_sse_only_p () ? ZI_KEEP_SSE : ZI_KEEP_ALL;
   static const char *const trampolines[] = {
-    "__zeroinst_object_keep", "__zeroinst_object_keepsse", "__zeroinst_object_keepall"
+    "__zeroinst_miss_keep", "__zeroinst_miss_keepsse", "__zeroinst_miss_keepall"
   };
   gimple *call = zi_runtime_call (zi_t.object_fn, trampolines[keeps], keeps, 3, args);
   tree slow = make_ssa_name (zi_t.u64, call);

@@ -155,6 +155,18 @@ zi_build_trees (void)
   build_descriptor_types ();
   zi_t.u32 = make_unsigned_type (32);
   zi_t.u32_ptr = build_pointer_type (zi_t.u32);
+  zi_t.u16 = make_unsigned_type (16);
+  zi_t.u16_ptr = build_pointer_type (zi_t.u16);
+  /* Read-only: its loads are not clobbered by the program's stores, so
+     they can be hoisted and shared.  */
+  zi_t.unseen_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_unseen"),
+                                build_array_type (build_qualified_type (zi_t.u64, TYPE_QUAL_CONST),
+                                                  build_index_type (size_int (255))));
+  TREE_PUBLIC (zi_t.unseen_var) = 1;
+  DECL_EXTERNAL (zi_t.unseen_var) = 1;
+  DECL_ARTIFICIAL (zi_t.unseen_var) = 1;
+  DECL_IGNORED_P (zi_t.unseen_var) = 1;
+  TREE_READONLY (zi_t.unseen_var) = 1;
   zi_t.ctx_var = runtime_tls_var ("__zeroinst_ctx", ptr_type_node);
   zi_t.flat_var = runtime_tls_var ("__zeroinst_flat", ptr_type_node);
   zi_t.data_on_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_data_on"),
@@ -173,7 +185,7 @@ zi_build_trees (void)
                                                 OPTIMIZE_FOR_SPEED)
                 && builtin_decl_explicit_p (BUILT_IN_CLZLL)
                 ? builtin_decl_explicit (BUILT_IN_CLZLL) : NULL_TREE;
-  zi_t.object_fn = runtime_fn ("__zeroinst_object",
+  zi_t.object_fn = runtime_fn ("__zeroinst_miss",
                                build_function_type_list (zi_t.u64, ptr_type_node, zi_t.u64,
                                                          zi_t.u64, NULL_TREE),
                                true);

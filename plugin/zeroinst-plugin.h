@@ -28,8 +28,11 @@ struct zi_trees {
   tree enter_fn;             /* __zeroinst_enter (fn *, uintptr) */
   tree u32;                  /* private 32-bit unsigned type: shadow words */
   tree u32_ptr;
+  tree u16;                  /* private 16-bit unsigned type: halves of shadow words */
+  tree u16_ptr;
+  tree unseen_var;           /* extern const u64 __zeroinst_unseen[256] */
   tree gen_var;              /* extern u64 __zeroinst_gen */
-  tree object_fn;            /* __zeroinst_object (dslot *, u64, u64) */
+  tree object_fn;            /* __zeroinst_miss (dslot *, u64, u64) */
   tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
   tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */
 };

@@ -5,7 +5,7 @@
    compare and a branch (and a compare of __zeroinst_gen); it is counted in
    the site's counter slot like any other, and its bytes are marked in the
    shadow chunk the slot holds.  Counts reach objects only when the object
-   changes (a miss: __zeroinst_object) or a report, thread end or fork
+   changes (a miss: __zeroinst_miss) or a report, thread end or fork
    takes them (zi_dslots_take): what the counter slot gained since the
    last time, its "seen" snapshot, goes to the group of the object the
    slot held, or to its class (stack, unknown memory).  An integer's
@@ -109,7 +109,7 @@ mark_here (int kind, uintptr_t addr, uintptr_t end, unsigned bytes, const unsign
 }
 
 uint32_t *
-__zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value)
+__zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
 {
   uint64_t gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   if (!ds->slot)

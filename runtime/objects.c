@@ -264,6 +264,7 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
       uint32_t v = __atomic_load_n (&words[(line - first) / 16], __ATOMIC_RELAXED);
       if (!v)
         continue;
+      v = zi_shadow_swap (v);
       if (shift == 0)
         {
           uint32_t in = 0xffff;

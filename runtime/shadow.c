@@ -21,6 +21,18 @@
 
 uint32_t **zi_shadow_top[ZI_SHADOW_KINDS];
 
+/* Entry M: 0xff in byte k unless bit k of M is set (zeroinst-abi.h).  */
+#define UNSEEN_BYTE(m, k) ((m) & (1u << (k)) ? 0 : (uint64_t) 0xff << (8 * (k)))
+#define UNSEEN(m) (UNSEEN_BYTE (m, 0) | UNSEEN_BYTE (m, 1) | UNSEEN_BYTE (m, 2)             \
+                   | UNSEEN_BYTE (m, 3) | UNSEEN_BYTE (m, 4) | UNSEEN_BYTE (m, 5)         \
+                   | UNSEEN_BYTE (m, 6) | UNSEEN_BYTE (m, 7))
+#define UNSEEN4(m) UNSEEN (m), UNSEEN ((m) + 1), UNSEEN ((m) + 2), UNSEEN ((m) + 3)
+#define UNSEEN16(m) UNSEEN4 (m), UNSEEN4 ((m) + 4), UNSEEN4 ((m) + 8), UNSEEN4 ((m) + 12)
+#define UNSEEN64(m) UNSEEN16 (m), UNSEEN16 ((m) + 16), UNSEEN16 ((m) + 32), UNSEEN16 ((m) + 48)
+const uint64_t __zeroinst_unseen[256] = {
+  UNSEEN64 (0), UNSEEN64 (64), UNSEEN64 (128), UNSEEN64 (192)
+};
+
 #define REGIONS ((size_t) 1 << (ZI_SHADOW_BITS - ZI_SHADOW_REGION_BITS))
 #define CHUNK_WORDS ((size_t) 1 << (ZI_SHADOW_REGION_BITS - 4))
 #define CHUNK_BYTES (CHUNK_WORDS * sizeof (uint32_t))
@@ -107,11 +119,20 @@ zi_shadow_chunk_slow (int kind, uintptr_t addr)
   return c;
 }
 
+/* Set the logical BITS in the word at W.  */
 static void
 or_bits (uint32_t *w, uint32_t bits)
 {
+  bits = zi_shadow_swap (bits);
   if ((__atomic_load_n (w, __ATOMIC_RELAXED) & bits) != bits)
     __atomic_fetch_or (w, bits, __ATOMIC_RELAXED);
+}
+
+/* Clear the logical BITS in the word at W.  */
+static void
+clear_bits (uint32_t *w, uint32_t bits)
+{
+  __atomic_fetch_and (w, ~zi_shadow_swap (bits), __ATOMIC_RELAXED);
 }
 
 void
@@ -145,7 +166,7 @@ uint32_t
 zi_shadow_line (int kind, uintptr_t addr)
 {
   uint32_t *w = word_if_any (kind, addr);
-  return w ? __atomic_load_n (w, __ATOMIC_RELAXED) : 0;
+  return w ? zi_shadow_swap (__atomic_load_n (w, __ATOMIC_RELAXED)) : 0;
 }
 
 unsigned
@@ -220,6 +241,7 @@ count_line (uint32_t *w, uint32_t mask, void *arg)
   uint32_t v = *w;
   if (!v)
     return;
+  v = zi_shadow_swap (v);
   c->loaded += bits16 (v & mask);
   c->nonzero += bits16 ((v >> 16) & mask);
 }
@@ -242,7 +264,7 @@ clear_line (uint32_t *w, uint32_t mask, void *arg)
   if (mask == 0xffff)
     *w = 0;
   else
-    __atomic_fetch_and (w, ~(mask | mask << 16), __ATOMIC_RELAXED);
+    clear_bits (w, mask | mask << 16);
 }
 
 void
@@ -296,14 +318,14 @@ copy_states (int kind, uintptr_t from, uintptr_t to, size_t n)
           uint32_t v = zi_shadow_line (kind, from + 16 * k) & (mask | mask << 16);
           uint32_t *w = v || zi_shadow_line (kind, to + 16 * k) ? zi_shadow_word (kind, to + 16 * k)
                                                                  : NULL;
-          if (w && (*w & (mask | mask << 16)) != v)
+          if (w && (zi_shadow_swap (*w) & (mask | mask << 16)) != v)
             {
               if (mask == 0xffff)
-                *w = v;
+                *w = zi_shadow_swap (v);
               else
                 {
-                  __atomic_fetch_and (w, ~(mask | mask << 16), __ATOMIC_RELAXED);
-                  __atomic_fetch_or (w, v, __ATOMIC_RELAXED);
+                  clear_bits (w, mask | mask << 16);
+                  or_bits (w, v);
                 }
             }
         }
@@ -319,10 +341,10 @@ copy_states (int kind, uintptr_t from, uintptr_t to, size_t n)
         continue;
       uint32_t bit = 1u << (d & 15);
       uint32_t set = (st & ZI_MAP_LOADED ? bit : 0) | (st & ZI_MAP_NONZERO ? bit << 16 : 0);
-      if ((*w & (bit | bit << 16)) != set)
+      if ((zi_shadow_swap (*w) & (bit | bit << 16)) != set)
         {
-          __atomic_fetch_and (w, ~(bit | bit << 16), __ATOMIC_RELAXED);
-          __atomic_fetch_or (w, set, __ATOMIC_RELAXED);
+          clear_bits (w, bit | bit << 16);
+          or_bits (w, set);
         }
     }
 }

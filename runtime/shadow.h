@@ -2,12 +2,16 @@
 
    Per kind of load (integer, floating point) every byte of the address
    space has two state bits, loaded and seen non-zero, kept in a shadow:
-   the 16 bytes at a 16-byte aligned address share one 32-bit word, bit k
-   "byte k loaded", bit 16 + k "byte k seen non-zero".  One element of up
-   to 16 bytes within a 16-byte line is then one OR into one word; an OR
-   that changes nothing (the common case: states saturate) is not made,
-   and one that does is atomic, because threads marking neighbouring bytes
-   of one word would otherwise lose each other's bits.
+   the 16 bytes at a 16-byte aligned address (a line) share one 32-bit
+   word.  The runtime works on the word's logical form, bit k "byte k
+   loaded", bit 16 + k "byte k seen non-zero"; stored, bytes 1 and 2 are
+   swapped (zi_shadow_swap), so that each 8-byte half of the line has its
+   loaded and non-zero bits in one 16-bit half of the word, the layout
+   generated code tests (zeroinst-abi.h).  One element of up to 16 bytes
+   within a line is one OR into one word; an OR that changes nothing (the
+   common case: states saturate) is not made, and one that does is
+   atomic, because threads marking neighbouring bytes of one word would
+   otherwise lose each other's bits.
 
    Marks only ever land inside live objects (the analysis clips elements
    to their object) and an object's states are cleared when it goes away,
@@ -30,6 +34,14 @@ static inline size_t
 zi_shadow_index (uintptr_t addr)
 {
   return (addr >> 4) & (((size_t) 1 << (ZI_SHADOW_REGION_BITS - 4)) - 1);
+}
+
+/* A stored shadow word from its logical form, and back (bytes 1 and 2
+   swapped both ways).  */
+static inline uint32_t
+zi_shadow_swap (uint32_t w)
+{
+  return (w & 0xff0000ffu) | (w >> 8 & 0xff00u) | (w << 8 & 0xff0000u);
 }
 
 /* Per kind, the chunk of each region (NULL: nothing marked there).  */
@@ -83,7 +95,7 @@ zi_shadow_mark_word (uint32_t *w, int kind, uintptr_t addr, unsigned n, uint64_t
       return;
     }
   uint32_t loaded = (n >= 16 ? 0xffffu : (1u << n) - 1) << at;
-  uint32_t cur = __atomic_load_n (w, __ATOMIC_RELAXED);
+  uint32_t cur = zi_shadow_swap (__atomic_load_n (w, __ATOMIC_RELAXED));
   if ((cur & (loaded | loaded << 16)) == (loaded | loaded << 16))
     return;
   uint32_t nonzero = 0;
@@ -91,7 +103,7 @@ zi_shadow_mark_word (uint32_t *w, int kind, uintptr_t addr, unsigned n, uint64_t
     nonzero = ((zi_nonzero_bytes (lo) | (n > 8 ? zi_nonzero_bytes (hi) << 8 : 0)) << at) & loaded;
   uint32_t bits = loaded | nonzero << 16;
   if ((cur & bits) != bits)
-    __atomic_fetch_or (w, bits, __ATOMIC_RELAXED);
+    __atomic_fetch_or (w, zi_shadow_swap (bits), __ATOMIC_RELAXED);
 }
 
 /* The same, finding the word.  */
@@ -115,12 +127,12 @@ void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((vis
 void zi_shadow_resize (int kind, uintptr_t from, size_t old_size, uintptr_t to, size_t new_size)
     __attribute__ ((visibility ("hidden")));
 /* The state (ZI_MAP_LOADED | ZI_MAP_NONZERO) of the byte at ADDR; and
-   whether the 16 bytes of ADDR's line have any state at all.  */
+   the logical word of ADDR's line (0: no state at all).  */
 unsigned zi_shadow_state (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
 uint32_t zi_shadow_line (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
 /* The shadow words of the lines from LINE (16-aligned) to *REGION_END,
-   the end of its region, one per line: NULL when the region has no
-   chunk (nothing was marked there).  For walks over large ranges.  */
+   the end of its region, one per line, stored form: NULL when the region
+   has no chunk (nothing was marked there).  For walks over large ranges.  */
 uint32_t *zi_shadow_words (int kind, uintptr_t line, uintptr_t *region_end)
     __attribute__ ((visibility ("hidden")));
 

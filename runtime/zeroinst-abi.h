@@ -24,11 +24,11 @@
    element at ADDR of a load of B bytes:
 
        if (ADDR - ds.lo > ds.limit || ds.gen != __zeroinst_gen)
-         chunk = __zeroinst_object (&ds, ADDR, value);  -- unlikely
+         chunk = __zeroinst_miss (&ds, ADDR, value);  -- unlikely
        else
          chunk = ds.chunk;
        if (chunk)
-         mark each element's bytes in chunk (shadow.h)
+         mark each element's bytes in chunk (below)
 
    The runtime adds what the site's counter slot counted since the last
    change (slot minus the snapshot in ds) to the object it had, finds the
@@ -78,9 +78,10 @@
 #include <stdint.h>
 
 /* Each version renames an entry point that generated code depends on
-   (3: __zeroinst_count; 4: __zeroinst_object), so that objects of an older
-   plugin fail to link against this runtime instead of counting wrongly.  */
-#define ZI_ABI_VERSION 4
+   (3: __zeroinst_count; 4: __zeroinst_object; 5: __zeroinst_miss, with
+   the shadow layout below), so that objects of an older plugin fail to
+   link against this runtime instead of counting wrongly.  */
+#define ZI_ABI_VERSION 5
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
@@ -135,10 +136,19 @@ struct zi_dslot {
 #define ZI_DSLOT(slots, unit) ((struct zi_dslot *) (slots) - (unit) - 1)
 
 /* The shadow (runtime/shadow.h) as generated code marks it: per kind of
-   load (integer, floating point), the 16 bytes at a 16-byte aligned
-   address A share one 32-bit word, bit k "byte k loaded", bit 16 + k
-   "byte k seen non-zero", at index (A >> 4) mod 2^(REGION_BITS - 4) of
-   the chunk of A's region of 2^REGION_BITS bytes.  */
+   load (integer, floating point), the 8 bytes at an 8-byte aligned
+   address A have one 16-bit half of a 32-bit word, bit k "byte k loaded",
+   bit 8 + k "byte k seen non-zero", the half at bit 16 * ((A >> 3) & 1)
+   of the word at index (A >> 4) mod 2^(REGION_BITS - 4) of the chunk of
+   A's region of 2^REGION_BITS bytes.  An element of N <= 8 bytes at byte
+   S of its half H needs no mark when
+
+       ((~H >> S) & (2^N - 1)) == 0               -- all loaded already
+       && (value & __zeroinst_unseen[H >> (8 + S)]) == 0
+
+   where __zeroinst_unseen[M] has byte k 0xff unless bit k of M is set:
+   one 16-bit load and one table load per element, no arithmetic on the
+   value.  Marks are an atomic OR into the 32-bit word.  */
 #define ZI_SHADOW_REGION_BITS 26
 /* Slots per function at most: a function with more sites records the
    others through __zeroinst_count with a null slot.  */
@@ -210,7 +220,10 @@ const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_
    ADDR.  VALUE: a scalar's raw bits, zero-extended; for a load of several
    elements (a vector, a complex value; DS->bytes is more than one
    element's) the address of its bytes as in memory.  */
-uint32_t *__zeroinst_object (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
+uint32_t *__zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
+/* For the shadow test (above): entry M has byte k 0 if bit k of M is set,
+   else 0xff.  */
+extern const uint64_t __zeroinst_unseen[256] ZI_EXPORT;
 /* Out-of-line mode, and elements the inline code leaves to the runtime
    (128-bit classes, sites beyond ZI_MAX_FN_UNITS): one call per element,
    which applies the counter rules to SLOT (NULL: the thread's table) and,
