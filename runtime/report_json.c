@@ -4,72 +4,12 @@
    without a type class, with their byte counts), "elem_type" per record,
    "lanes" (elements per load), and per call-path frame "inlined": true
    (GCC inlined this frame into the next) and "parallel_region": true (an
-   OpenMP outlined body, shown under its source function's name).  */
+   OpenMP outlined body, shown under its source function's name).  Byte
+   maps: byte_map.c.  */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "runtime.h"
-
-/* Byte maps in report.json: {"granule": G, "length": L, "runs": R}.  R is
-   the map of the object's first L bytes as maximal runs "<count><state>",
-   counts in granules of G bytes, states n (never loaded), z (loaded,
-   always zero), x (seen non-zero): "1x7z1x7z16n" is two 8-byte integers
-   below 256, then 16 bytes never loaded.  A map with more than MAX_RUNS
-   runs is written at twice the granule (states OR-ed: x wins over z, z
-   over n) until it has no more; its counts stay exact.  */
-#define MAX_RUNS 65536
-
-static unsigned
-state_at (const struct zi_map *m, size_t g)
-{
-  if (!m->bits || g >= m->granules)
-    return 0;
-  return (unsigned) (m->bits[g / 32] >> (2 * (g % 32))) & 3;
-}
-
-/* State of output granule I of 2^EXTRA map granules.  */
-static unsigned
-coarse_state (const struct zi_map *m, size_t i, unsigned extra)
-{
-  unsigned s = 0;
-  for (size_t g = i << extra; g < ((i + 1) << extra) && g < m->granules; g++)
-    s |= state_at (m, g);
-  return s;
-}
-
-static void
-json_byte_map (FILE *f, const struct zi_map *m, size_t length)
-{
-  static const char letters[4] = { 'n', 'z', 'x', 'x' };
-  unsigned shift = m->bits ? m->shift : zi_map_shift (length), extra = 0;
-  for (;; extra++)
-    {
-      size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
-      size_t runs = 0;
-      unsigned prev = 4;
-      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i++)
-        {
-          unsigned s = letters[coarse_state (m, i, extra)];
-          runs += s != prev;
-          prev = s;
-        }
-      if (runs <= MAX_RUNS)
-        break;
-    }
-  size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
-  fprintf (f, "{\"granule\": %llu, \"length\": %zu, \"runs\": \"",
-           1ull << (shift + extra), length);
-  for (size_t i = 0; i < granules;)
-    {
-      char c = letters[coarse_state (m, i, extra)];
-      size_t j = i + 1;
-      while (j < granules && letters[coarse_state (m, j, extra)] == c)
-        j++;
-      fprintf (f, "%zu%c", j - i, c);
-      i = j;
-    }
-  fputs ("\"}", f);
-}
 
 /* Characters a JSON string must escape.  */
 static const char json_special[] = "\"\\\001\002\003\004\005\006\007\010\011\012\013\014"
@@ -191,7 +131,8 @@ json_data_record (FILE *f, const struct zi_data_record *r)
            (unsigned long long) r->c.elements, (unsigned long long) r->c.bytes,
            (unsigned long long) r->c.redundant_bytes, (unsigned long long) r->c.zero_elements,
            (unsigned long long) r->never_loaded, (unsigned long long) r->always_zero);
-  json_byte_map (f, &r->map, r->length);
+  zi_write_byte_map (f, &r->map, r->map.bits ? r->map.shift : zi_map_shift (r->length),
+                     r->length);
   fputc ('}', f);
 }
 

@@ -414,6 +414,10 @@ extern int zi_data_on ZI_HIDDEN;                  /* ZEROINST_MODE has data, run
 void zi_objects_init (void) ZI_HIDDEN;
 void zi_objects_after_fork_child (void) ZI_HIDDEN;
 unsigned zi_map_shift (size_t size) ZI_HIDDEN;
+/* M, a map of granules of 1 << SHIFT bytes (none loaded if M->bits is
+   NULL), as report.json's byte map of an object of LENGTH bytes
+   (byte_map.c).  */
+void zi_write_byte_map (FILE *f, const struct zi_map *m, unsigned shift, size_t length) ZI_HIDDEN;
 void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 /* Note that O is loaded as KIND (read lock held: atomic).  */
 void zi_object_touch (struct zi_object *o, int kind) ZI_HIDDEN;

@@ -1,0 +1,106 @@
+/* byte_map.c - an object's byte map as report.json writes it.
+
+   {"granule": G, "length": L, "runs": R}.  R is the map of the object's
+   first L bytes as maximal runs "<count><state>", counts in granules of
+   G bytes, states n (never loaded), z (loaded, always zero), x (seen
+   non-zero): "1x7z1x7z16n" is two 8-byte integers below 256, then 16
+   bytes never loaded.  A map with more than MAX_RUNS runs is written at
+   twice the granule (states OR-ed: x wins over z, z over n) until it has
+   no more; its counts stay exact.  */
+#include <stdio.h>
+#include "runtime.h"
+
+#define MAX_RUNS 65536
+
+static unsigned
+state_at (const struct zi_map *m, size_t g)
+{
+  if (!m->bits || g >= m->granules)
+    return 0;
+  return (unsigned) (m->bits[g / 32] >> (2 * (g % 32))) & 3;
+}
+
+/* State of output granule I of 2^EXTRA map granules.  */
+static unsigned
+coarse_state (const struct zi_map *m, size_t i, unsigned extra)
+{
+  unsigned s = 0;
+  for (size_t g = i << extra; g < ((i + 1) << extra) && g < m->granules; g++)
+    s |= state_at (m, g);
+  return s;
+}
+
+static const char letters[4] = { 'n', 'z', 'x', 'x' };
+
+/* Do the output granules of 2^EXTRA (at most 32) map granules in the
+   map word W all have letter C?  */
+static int
+word_all (uint64_t w, char c, unsigned extra)
+{
+  static const uint64_t starts[6] = {   /* each output granule's first map granule */
+    0x5555555555555555ull, 0x1111111111111111ull, 0x0101010101010101ull,
+    0x0001000100010001ull, 0x0000000100000001ull, 0x0000000000000001ull
+  };
+  uint64_t x = (w >> 1) & 0x5555555555555555ull, z = w & 0x5555555555555555ull;
+  if (c == 'n')
+    return w == 0;
+  if (c == 'z' && x)
+    return 0;
+  /* Each output granule's states OR-ed into its first map granule.  */
+  uint64_t g = c == 'x' ? x : z;
+  for (unsigned i = 0; i < extra; i++)
+    g |= g >> (2u << i);
+  return (g & starts[extra]) == starts[extra];
+}
+
+/* The end of the run of output granules (of 2^EXTRA map granules, GRANULES
+   of them) that starts at I.  Whole words of the map (32 map granules)
+   are skipped where they are one run: a large object's map has hundreds
+   of millions of granules.  */
+static size_t
+run_end (const struct zi_map *m, size_t i, unsigned extra, size_t granules)
+{
+  char c = letters[coarse_state (m, i, extra)];
+  size_t j = i + 1, per_word = extra <= 5 ? (size_t) 32 >> extra : 0;
+  while (j < granules)
+    {
+      size_t g = j << extra;
+      if (!m->bits || g >= m->granules)
+        return c == 'n' ? granules : j;     /* beyond the map: never loaded */
+      if (per_word && g % 32 == 0 && g + 32 <= m->granules && word_all (m->bits[g / 32], c, extra))
+        {
+          j += per_word;
+          continue;
+        }
+      if (letters[coarse_state (m, j, extra)] != c)
+        break;
+      j++;
+    }
+  return j < granules ? j : granules;
+}
+
+void
+zi_write_byte_map (FILE *f, const struct zi_map *m, unsigned shift, size_t length)
+{
+  unsigned extra = 0;
+  for (;; extra++)
+    {
+      size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
+      size_t runs = 0;
+      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i = run_end (m, i, extra, granules))
+        runs++;
+      if (runs <= MAX_RUNS)
+        break;
+    }
+  size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
+  fprintf (f, "{\"granule\": %llu, \"length\": %zu, \"runs\": \"",
+           1ull << (shift + extra), length);
+  for (size_t i = 0; i < granules;)
+    {
+      size_t j = run_end (m, i, extra, granules);
+      fprintf (f, "%zu%c", j - i, letters[coarse_state (m, i, extra)]);
+      i = j;
+    }
+  fputs ("\"}", f);
+}
+

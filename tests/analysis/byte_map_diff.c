@@ -1,0 +1,180 @@
+/* byte_map_diff.c - report.json's byte maps (runtime/byte_map.c) against
+   a plain writer: each granule's letter spelled out at every coarsening,
+   the first coarsening with at most 65536 runs written run by run.
+
+   Random maps of 0 to 5000 granules (any count, not a multiple of the 32
+   in a map word), made of runs of random lengths, some of whole words of
+   one state (which the writer skips a word at a time), with both
+   encodings of "seen non-zero" (2 and 3); objects longer than their map
+   (the rest never loaded) and maps without bits; and maps of a million
+   granules alternating states, which only a coarser granule writes in
+   65536 runs, some in long runs there (whole words skipped at the
+   coarser granule).  Exit status 0 when every map is written alike.  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+#include "random.h"
+
+#define MAX_RUNS 65536
+
+/* The letter of map granule G: n beyond the map.  */
+static char
+letter (const struct zi_map *m, size_t g)
+{
+  if (!m->bits || g >= m->granules)
+    return 'n';
+  unsigned s = (m->bits[g / 32] >> (2 * (g % 32))) & 3;
+  return s & 2 ? 'x' : s ? 'z' : 'n';
+}
+
+/* The reference: letters of output granules of 2^EXTRA map granules.  */
+static char *
+spell (const struct zi_map *m, unsigned shift, unsigned extra, size_t length, size_t *n)
+{
+  *n = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
+  char *out = malloc (*n + 1);
+  for (size_t i = 0; i < *n; i++)
+    {
+      char c = 'n';
+      for (size_t g = i << extra; g < (i + 1) << extra; g++)
+        {
+          char l = letter (m, g);
+          if (l == 'x' || (l == 'z' && c == 'n'))
+            c = l;
+        }
+      out[i] = c;
+    }
+  return out;
+}
+
+static char *
+reference (const struct zi_map *m, unsigned shift, size_t length)
+{
+  for (unsigned extra = 0;; extra++)
+    {
+      size_t n, runs = 0;
+      char *l = spell (m, shift, extra, length, &n);
+      for (size_t i = 0; i < n; i++)
+        runs += i == 0 || l[i] != l[i - 1];
+      if (runs > MAX_RUNS)
+        {
+          free (l);
+          continue;
+        }
+      char *out = NULL;
+      size_t size = 0;
+      FILE *f = open_memstream (&out, &size);
+      fprintf (f, "{\"granule\": %llu, \"length\": %zu, \"runs\": \"",
+               1ull << (shift + extra), length);
+      for (size_t i = 0; i < n;)
+        {
+          size_t j = i + 1;
+          while (j < n && l[j] == l[i])
+            j++;
+          fprintf (f, "%zu%c", j - i, l[i]);
+          i = j;
+        }
+      fputs ("\"}", f);
+      fclose (f);
+      free (l);
+      return out;
+    }
+}
+
+static void
+set (struct zi_map *m, size_t g, unsigned s)
+{
+  m->bits[g / 32] &= ~(3ull << (2 * (g % 32)));
+  m->bits[g / 32] |= (uint64_t) s << (2 * (g % 32));
+}
+
+static long bad;
+
+static void
+check (int iter, const struct zi_map *m, unsigned shift, size_t length)
+{
+  char *got = NULL, *want = reference (m, shift, length);
+  size_t size = 0;
+  FILE *f = open_memstream (&got, &size);
+  zi_write_byte_map (f, m, shift, length);
+  fclose (f);
+  if (strcmp (got, want) && bad++ < 5)
+    printf ("map %d (%zu granules, shift %u, length %zu):\n  got  %.200s\n  want %.200s\n", iter,
+            m->granules, shift, length, got, want);
+  free (got);
+  free (want);
+}
+
+int
+main (void)
+{
+  rs = 0x2545f4914f6cdd1dull;
+  for (int iter = 0; iter < 3000; iter++)
+    {
+      struct zi_map m = { NULL, rnd () % 5001, rnd () % 4 };
+      int none = rnd () % 20 == 0;
+      if (!none)
+        {
+          m.bits = calloc (m.granules / 32 + 1, sizeof *m.bits);
+          for (size_t g = 0; g < m.granules;)
+            {
+              /* A run: short, or of whole words, of one state.  */
+              size_t len = rnd () % 3 ? 1 + rnd () % 8 : 32 * (1 + rnd () % 4) + rnd () % 2;
+              unsigned s = rnd () % 4;
+              for (size_t k = 0; k < len && g < m.granules; k++, g++)
+                set (&m, g, s == 3 && rnd () % 2 ? 2 : s);
+            }
+        }
+      /* The object's length: its map's granules, a part of the last one,
+         or more (never loaded beyond the map).  */
+      size_t length = (m.granules << m.shift) - (m.granules && m.shift ? rnd () % (1u << m.shift) : 0);
+      if (rnd () % 4 == 0)
+        length += rnd () % 300;
+      if (none)
+        m.granules = 0;
+      check (iter, &m, m.shift, length);
+      free (m.bits);
+    }
+  /* Too many runs at the map's granule: coarser ones.  */
+  for (int iter = 0; iter < 4; iter++)
+    {
+      struct zi_map m = { NULL, (1u << 20) + rnd () % 1000, 0 };
+      m.bits = calloc (m.granules / 32 + 1, sizeof *m.bits);
+      unsigned period = 1 + iter * 3;
+      for (size_t g = 0; g < m.granules; g++)
+        set (&m, g, (g / period) % 3 == 0 ? 1 : (g / period) % 3 == 1 ? 2 + rnd () % 2 : 0);
+      check (3000 + iter, &m, 0, m.granules);
+      free (m.bits);
+    }
+  /* Too many runs at the map's granule, few at a coarser one: blocks
+     alternating two states every 2^period granules (x and z: x when
+     coarse; z and n: z; x and n: x), blocks of one state, long or short,
+     short random ones.  */
+  for (int iter = 0; iter < 40; iter++)
+    {
+      struct zi_map m = { NULL, (1u << 20) + rnd () % 1000, 0 };
+      m.bits = calloc (m.granules / 32 + 1, sizeof *m.bits);
+      unsigned period = iter % 5;     /* 2^period granules each: coarsened period + 1 times */
+      for (size_t g = 0; g < m.granules;)
+        {
+          unsigned kind = rnd () % 6, a = 2 + rnd () % 2, b = 1, len = 1 + rnd () % 3000;
+          if (kind == 1)
+            a = 1, b = 0;
+          else if (kind == 2)
+            b = 0;
+          else if (kind == 3)
+            b = a = rnd () % 4;
+          else if (kind == 4)
+            len = 1 + rnd () % 20;
+          else if (kind == 5)
+            b = a = rnd () % 4, len = 1 + rnd () % 12;
+          for (unsigned k = 0; k < len && g < m.granules; k++, g++)
+            set (&m, g, kind == 4 ? rnd () % 4 : (g >> period) % 2 ? a : b);
+        }
+      check (3004 + iter, &m, rnd () % 3, (m.granules << 2) + rnd () % 50);
+      free (m.bits);
+    }
+  printf ("byte_map_diff: %ld difference(s)\n", bad);
+  return bad != 0;
+}
