@@ -1125,29 +1125,27 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
                                gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, v, unseen (&seq, seen)));
       insert_before (end, seq);
       gimple *then = branch_before (end, NE_EXPR, due, build_zero_cst (zi_t.u64), false);
+      /* The marks: the piece's loaded and non-zero bits at its offset in
+         its half, and the rest in the next half when it straddles.  The
+         offset is taken from the address even where the type promised
+         8-byte alignment: a pointer the program misaligns despite its
+         type (a cast) gets its own bytes marked, never a neighbour's;
+         the test above, which trusted the promise, may then skip marks
+         of such a piece (its bytes stay "never loaded").  */
       seq = NULL;
-      tree bits = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u32, lmask,
-                                gimple_build (&seq, LSHIFT_EXPR, zi_t.u32,
-                                              nonzero_bytes (&seq, v, n),
-                                              build_int_cst (integer_type_node, 8)));
-      if (!s)
-        mark_half (&seq, chunk, a, bits, biased);
-      else
-        {
-          /* Loaded and non-zero bits of the 16 bytes from the first
-             half: the first half's; then the second's, if the piece
-             straddles.  A piece the program misaligns despite its type
-             (a cast pointer; not TWO) loses its bytes past the half:
-             they stay unmarked (and the test above keeps failing), no
-             other byte is marked wrongly.  */
-          tree lb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, s);
-          tree nb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, high_byte16 (&seq, bits), s);
-          mark_half (&seq, chunk, a, join_bytes (&seq, lb, nb), biased);
-          if (two)
-            mark_half (&seq, chunk, last,
-                       join_bytes (&seq, high_byte16 (&seq, lb), high_byte16 (&seq, nb)), biased);
-        }
+      tree at = s ? s : gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
+                                      build_int_cst (zi_t.u32, 7));
+      tree lb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
+      tree nb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nonzero_bytes (&seq, v, n), at);
+      mark_half (&seq, chunk, a, join_bytes (&seq, lb, nb), biased);
+      tree next = join_bytes (&seq, high_byte16 (&seq, lb), high_byte16 (&seq, nb));
       insert_before (then, seq);
+      gimple *straddles = branch_before (then, NE_EXPR, next, build_zero_cst (zi_t.u32), false);
+      seq = NULL;
+      if (!last)
+        last = gimple_build (&seq, PLUS_EXPR, zi_t.u64, a, build_int_cst (zi_t.u64, n - 1));
+      mark_half (&seq, chunk, last, next, biased);
+      insert_before (straddles, seq);
     }
 }
 

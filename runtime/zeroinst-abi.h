@@ -140,14 +140,15 @@ struct zi_dslot {
    address A have one 16-bit half of a 32-bit word, bit k "byte k loaded",
    bit 8 + k "byte k seen non-zero", the half at bit 16 * ((A >> 3) & 1)
    of the word at index (A >> 4) mod 2^(REGION_BITS - 4) of the chunk of
-   A's region of 2^REGION_BITS bytes.  An element of N <= 8 bytes at byte
-   S of its half H needs no mark when
+   A's region of 2^REGION_BITS bytes.  A piece of an element, N <= 8 bytes
+   at byte S of its half H with S + N <= 8, needs no mark when
 
        ((~H >> S) & (2^N - 1)) == 0               -- all loaded already
        && (value & __zeroinst_unseen[H >> (8 + S)]) == 0
 
    where __zeroinst_unseen[M] has byte k 0xff unless bit k of M is set:
-   one 16-bit load and one table load per element, no arithmetic on the
+   one 16-bit load and one table load per piece (the two halves of a
+   piece that may straddle them are tested as one), no arithmetic on the
    value.  Marks are an atomic OR into the 32-bit word.  */
 #define ZI_SHADOW_REGION_BITS 26
 /* Slots per function at most: a function with more sites records the

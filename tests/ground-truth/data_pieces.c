@@ -14,7 +14,8 @@
    element k of recs at offset 7k, w at 7k + 1, v at 7k + 3.
    zeroinst-flags: -O1 -g
    zeroinst-env: ZEROINST_MODE=code,data
-   expect-data-records: 4
+   expect-data-records: 5
+   expect-data-records[riscv64]: 4
 
    recs: struct { u8 tag; u16 w; u32 v; } packed, 5 of them (35 bytes),
    w = 1, 0x100, 1, 0x100, 0 and v = 1, 0x200, 0x30000, 0x4000000, 0: the
@@ -35,6 +36,14 @@
    vecs: two vectors of 4 u32, {0, 0x100, 0, 1 << 24}, {5, 0, 0, 0x10000},
    read as vectors: 8 elements of 4 bytes.
    expect-data: static=vecs int size=32 elements=8 bytes=32 redundant_bytes=22 zero_elements=4 never_loaded_bytes=0 always_zero_bytes=28 map=5z1x9z2x13z1x1z
+
+   raw: 32 bytes 0x11, 0x12, ...: read as u64 through cast pointers that
+   break the type's promise of 8-byte alignment, at raw + 4 (outside a
+   loop) and raw + 20 (in one): the marks land on the element's own
+   bytes, none before or after (x86-64 and aarch64 only: riscv64 does
+   not load misaligned).
+   expect-data: static=raw int size=32 elements=2 bytes=16 redundant_bytes=0 zero_elements=0 never_loaded_bytes=16 always_zero_bytes=0 map=4n8x8n8x4n
+   expect-data[riscv64]: static=raw int absent
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +65,7 @@ struct rec recs[5] __attribute__ ((aligned (8)));
 struct q qs[3] __attribute__ ((aligned (8)));
 uint16_t halves[12] __attribute__ ((aligned (8)));
 v4u vecs[2];
+uint8_t raw[32] __attribute__ ((aligned (8)));
 
 NOINLINE uint64_t
 read_recs (const struct rec *r, int n)
@@ -99,6 +109,21 @@ read_vecs (const v4u *v, int n)
   return s;
 }
 
+NOINLINE uint64_t
+read_u64 (const uint64_t *p)
+{
+  return *p;
+}
+
+NOINLINE uint64_t
+read_u64s (const uint64_t *p, int n)
+{
+  uint64_t s = 0;
+  for (int i = 0; i < n; i++)
+    s += p[i];
+  return s;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -125,6 +150,12 @@ main (int argc, char **argv)
     s += read_b (&qs[k]);
   s += read_halves (halves, 1, 10);
   v4u x = read_vecs (vecs, 2);
+  for (int i = 0; i < 32; i++)
+    raw[i] = 0x11 + i + z;
+#if defined __x86_64__ || defined __aarch64__
+  s += read_u64 ((const uint64_t *) (raw + 4));
+  s += read_u64s ((const uint64_t *) (raw + 20), 1);
+#endif
   printf ("%llu %u %u %u %u\n", (unsigned long long) s, x[0], x[1], x[2], x[3]);
   return 0;
 }
