@@ -963,6 +963,14 @@ high_byte16 (gimple_seq *seq, tree x)
   return gimple_build (seq, RSHIFT_EXPR, zi_t.u32, x, build_int_cst (integer_type_node, 8));
 }
 
+/* A's byte offset in its 8-byte half (u32), in SEQ.  */
+static tree
+half_offset (gimple_seq *seq, tree a)
+{
+  return gimple_build (seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (seq, zi_t.u32, a),
+                       build_int_cst (zi_t.u32, 7));
+}
+
 /* __zeroinst_unseen[M] (M: a u32 below 256), in SEQ.  */
 static tree
 unseen (gimple_seq *seq, tree m)
@@ -1060,10 +1068,7 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
          not known to be a multiple of the piece's size).  */
       unsigned a_piece = align < 8 ? align : 8;
       bool two = a_piece < 8 && ((n & (n - 1)) || a_piece < n);
-      tree s = NULL_TREE;
-      if (a_piece < 8)
-        s = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
-                          build_int_cst (zi_t.u32, 7));
+      tree s = a_piece < 8 ? half_offset (&seq, a) : NULL_TREE;
       tree h0 = load_half (&seq, shadow_at (&seq, chunk, a, biased, 2));
       tree loaded, seen, last = NULL_TREE;
       if (!two)
@@ -1133,8 +1138,7 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
          the test above, which trusted the promise, may then skip marks
          of such a piece (its bytes stay "never loaded").  */
       seq = NULL;
-      tree at = s ? s : gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, gimple_convert (&seq, zi_t.u32, a),
-                                      build_int_cst (zi_t.u32, 7));
+      tree at = s ? s : half_offset (&seq, a);
       tree lb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
       tree nb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nonzero_bytes (&seq, v, n), at);
       mark_half (&seq, chunk, a, join_bytes (&seq, lb, nb), biased);
