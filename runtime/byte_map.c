@@ -6,27 +6,68 @@
    non-zero): "1x7z1x7z16n" is two 8-byte integers below 256, then 16
    bytes never loaded.  A map with more than MAX_RUNS runs is written at
    twice the granule (states OR-ed: x wins over z, z over n) until it has
-   no more; its counts stay exact.  */
+   no more; its counts stay exact.
+
+   The map comes from a group's map (struct zi_map), or, for a record of
+   one live object at the granule of a byte, straight from the shadow: a
+   large array's record then needs no map as large as its shadow.  */
 #include <stdio.h>
 #include "runtime.h"
+#include "shadow.h"
 
 #define MAX_RUNS 65536
 
-static unsigned
-state_at (const struct zi_map *m, size_t g)
+/* Where the map's words (32 granules of 2 bits) come from: a map's bits,
+   or (M NULL) the shadow of KIND at BASE, a granule a byte.  GRANULES:
+   those with states; beyond them everything is never loaded.  The last
+   word read is kept: the writer goes granule by granule.  */
+struct source {
+  const struct zi_map *m;
+  int kind;
+  uintptr_t base;
+  size_t granules;
+  size_t cached;                /* index + 1 of WORD; 0: none */
+  uint64_t word;
+};
+
+/* Word W of SRC (W * 32 < SRC->granules).  */
+static uint64_t
+word_at (struct source *src, size_t w)
 {
-  if (!m->bits || g >= m->granules)
+  if (src->m)
+    return src->m->bits[w];
+  if (src->cached == w + 1)
+    return src->word;
+  /* States past the object's end are read too (a neighbour's): the
+     writer never looks at granules from SRC->granules on.  */
+  uintptr_t a = src->base + 32 * w;
+  uint64_t v = 0;
+  if (!(a & 15))
+    for (unsigned i = 0; i < 2; i++)
+      v |= (uint64_t) zi_shadow_states (zi_shadow_line (src->kind, a + 16 * i), 0xffff) << (32 * i);
+  else
+    for (unsigned k = 0; k < 32; k++)
+      v |= (uint64_t) zi_shadow_state (src->kind, a + k) << (2 * k);
+  src->cached = w + 1;
+  src->word = v;
+  return v;
+}
+
+static unsigned
+state_at (struct source *src, size_t g)
+{
+  if (g >= src->granules)
     return 0;
-  return (unsigned) (m->bits[g / 32] >> (2 * (g % 32))) & 3;
+  return (unsigned) (word_at (src, g / 32) >> (2 * (g % 32))) & 3;
 }
 
 /* State of output granule I of 2^EXTRA map granules.  */
 static unsigned
-coarse_state (const struct zi_map *m, size_t i, unsigned extra)
+coarse_state (struct source *src, size_t i, unsigned extra)
 {
   unsigned s = 0;
-  for (size_t g = i << extra; g < ((i + 1) << extra) && g < m->granules; g++)
-    s |= state_at (m, g);
+  for (size_t g = i << extra; g < ((i + 1) << extra) && g < src->granules; g++)
+    s |= state_at (src, g);
   return s;
 }
 
@@ -58,36 +99,37 @@ word_all (uint64_t w, char c, unsigned extra)
    are skipped where they are one run: a large object's map has hundreds
    of millions of granules.  */
 static size_t
-run_end (const struct zi_map *m, size_t i, unsigned extra, size_t granules)
+run_end (struct source *src, size_t i, unsigned extra, size_t granules)
 {
-  char c = letters[coarse_state (m, i, extra)];
+  char c = letters[coarse_state (src, i, extra)];
   size_t j = i + 1, per_word = extra <= 5 ? (size_t) 32 >> extra : 0;
   while (j < granules)
     {
       size_t g = j << extra;
-      if (!m->bits || g >= m->granules)
+      if (g >= src->granules)
         return c == 'n' ? granules : j;     /* beyond the map: never loaded */
-      if (per_word && g % 32 == 0 && g + 32 <= m->granules && word_all (m->bits[g / 32], c, extra))
+      if (per_word && g % 32 == 0 && g + 32 <= src->granules
+          && word_all (word_at (src, g / 32), c, extra))
         {
           j += per_word;
           continue;
         }
-      if (letters[coarse_state (m, j, extra)] != c)
+      if (letters[coarse_state (src, j, extra)] != c)
         break;
       j++;
     }
   return j < granules ? j : granules;
 }
 
-void
-zi_write_byte_map (FILE *f, const struct zi_map *m, unsigned shift, size_t length)
+static void
+write_map (FILE *f, struct source *src, unsigned shift, size_t length)
 {
   unsigned extra = 0;
   for (;; extra++)
     {
       size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
       size_t runs = 0;
-      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i = run_end (m, i, extra, granules))
+      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i = run_end (src, i, extra, granules))
         runs++;
       if (runs <= MAX_RUNS)
         break;
@@ -97,10 +139,23 @@ zi_write_byte_map (FILE *f, const struct zi_map *m, unsigned shift, size_t lengt
            1ull << (shift + extra), length);
   for (size_t i = 0; i < granules;)
     {
-      size_t j = run_end (m, i, extra, granules);
-      fprintf (f, "%zu%c", j - i, letters[coarse_state (m, i, extra)]);
+      size_t j = run_end (src, i, extra, granules);
+      fprintf (f, "%zu%c", j - i, letters[coarse_state (src, i, extra)]);
       i = j;
     }
   fputs ("\"}", f);
 }
 
+void
+zi_write_byte_map (FILE *f, const struct zi_map *m, unsigned shift, size_t length)
+{
+  struct source src = { m, 0, 0, m->bits ? m->granules : 0, 0, 0 };
+  write_map (f, &src, shift, length);
+}
+
+void
+zi_write_object_map (FILE *f, int kind, uintptr_t base, size_t size, size_t length)
+{
+  struct source src = { NULL, kind, base, size < length ? size : length, 0, 0 };
+  write_map (f, &src, 0, length);
+}

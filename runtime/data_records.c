@@ -40,6 +40,34 @@ copy_map (struct zi_map *dst, const struct zi_map *src)
     zi_map_fold (dst, src->bits, src->granules << src->shift, src->shift);
 }
 
+/* OR R's states, from whichever source it has (zi_data_record), into
+   DST.  */
+static void
+fold_record (struct zi_map *dst, const struct zi_data_record *r)
+{
+  if (r->single)
+    zi_object_fold (dst, &r->object, r->kind);
+  else
+    copy_map (dst, r->borrowed ? r->borrowed : &r->map);
+}
+
+static int
+has_states (const struct zi_data_record *r)
+{
+  return r->single || r->borrowed || r->map.bits;
+}
+
+/* R's map, its own from now on.  */
+static struct zi_map *
+own_map (struct zi_data_record *r)
+{
+  if (r->single || r->borrowed)
+    fold_record (&r->map, r);
+  r->single = 0;
+  r->borrowed = NULL;
+  return &r->map;
+}
+
 /* Add live object O to its group's records (lock held).  */
 static void
 add_object (struct zi_object *o, void *arg)
@@ -58,7 +86,15 @@ add_object (struct zi_object *o, void *arg)
       r->always_zero += zero;
       if (o->size > r->length)
         r->length = o->size;
-      zi_object_fold (&r->map, o, k);
+      if (!(o->kinds & (1u << k)))
+        continue;                 /* no states of this kind */
+      if (!r->map.bits && !r->borrowed && !r->single && zi_map_shift (o->size) == 0)
+        {
+          r->single = 1;
+          r->object = *o;
+          continue;
+        }
+      zi_object_fold (own_map (r), o, k);
     }
 }
 
@@ -149,7 +185,17 @@ merge (struct build *b)
           prev->always_zero += r->always_zero;
           if (r->length > prev->length)
             prev->length = r->length;
-          copy_map (&prev->map, &r->map);
+          if (!has_states (prev))
+            {
+              /* R's source becomes PREV's: no copy.  */
+              prev->map = r->map;
+              prev->borrowed = r->borrowed;
+              prev->single = r->single;
+              prev->object = r->object;
+              r->map.bits = NULL;
+            }
+          else if (has_states (r))
+            fold_record (own_map (prev), r);
           zi_map_release (r->map.bits, r->map.granules << r->map.shift, r->map.shift);
           free (r->path.f);
           continue;
@@ -183,7 +229,8 @@ zi_data_records (struct zi_report *rep)
         r->never_loaded = g->dead_never[k];
         r->always_zero = g->dead_zero[k];
         r->length = g->max_size;
-        copy_map (&r->map, &g->dead_map[k]);
+        if (g->dead_map[k].bits)
+          r->borrowed = &g->dead_map[k];
       }
   zi_statics_each (add_object, &b);
   zi_heap_each (add_object, &b);

@@ -212,16 +212,6 @@ zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigned shi
     }
 }
 
-/* Bit i of X (16 bits) at bit 2i.  */
-static inline uint32_t
-spread (uint32_t x)
-{
-  x = (x | x << 8) & 0x00ff00ffu;
-  x = (x | x << 4) & 0x0f0f0f0fu;
-  x = (x | x << 2) & 0x33333333u;
-  return (x | x << 1) & 0x55555555u;
-}
-
 /* The 16 2-bit states of PAT OR-ed in groups of 2^SHIFT (SHIFT 1..3),
    packed: 16 >> SHIFT states.  */
 static inline uint32_t
@@ -240,16 +230,15 @@ coarsen (uint32_t pat, unsigned shift)
 /* OR the states of object O's bytes of KIND into DST, offset by offset:
    a line of the shadow at a time into a map of byte granules (the states
    of a line are its 16 map entries once interleaved), else granule by
-   granule.  */
-void
-zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
+   granule; the lines from FROM to TO (16-aligned, or O's ends) only.  DST
+   covers O (map_reserve).  */
+static void
+fold_lines (struct zi_map *dst, const struct zi_object *o, int kind, uintptr_t from, uintptr_t to)
 {
-  if (!(o->kinds & (1u << kind)) || !map_reserve (dst, o->size, 0))
-    return;
   unsigned shift = dst->shift;
-  uintptr_t end = o->base + o->size, line = o->base & ~(uintptr_t) 15, stop = line, first = 0;
+  uintptr_t end = o->base + o->size, line = from & ~(uintptr_t) 15, stop = line, first = 0;
   const uint32_t *words = NULL;
-  for (; line < end; line += 16)
+  for (; line < to; line += 16)
     {
       if (line == stop)
         {
@@ -272,7 +261,7 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
             in &= 0xffffu << (o->base - line);
           if (end - line < 16)
             in &= (1u << (end - line)) - 1;
-          uint64_t pat = spread (v & in) | spread ((v >> 16) & in) << 1;
+          uint64_t pat = zi_shadow_states (v, in);
           size_t bit;
           if (line < o->base)
             {
@@ -297,7 +286,7 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
           if (shift >= 4)
             st = (v & 0xffff ? ZI_MAP_LOADED : 0) | (v >> 16 ? ZI_MAP_NONZERO : 0);
           else
-            st = coarsen (spread (v & 0xffff) | spread (v >> 16) << 1, shift);
+            st = coarsen (zi_shadow_states (v, 0xffff), shift);
           dst->bits[g / 32] |= st << (2 * (g % 32));
           continue;
         }
@@ -315,6 +304,14 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
           at = next;
         }
     }
+}
+
+/* All of O's states of KIND into DST (fold_lines).  */
+void
+zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
+{
+  if ((o->kinds & (1u << kind)) && map_reserve (dst, o->size, 0))
+    fold_lines (dst, o, kind, o->base, o->base + o->size);
 }
 
 /* O is gone (freed, unloaded): fold its states into its group and clear
@@ -336,10 +333,21 @@ zi_object_bury (struct zi_object *o)
       zi_object_count (o, k, &never, &zero);
       g->dead_never[k] += never;
       g->dead_zero[k] += zero;
-      if (o->kinds & (1u << k))
+      if (!(o->kinds & (1u << k)))
+        continue;
+      /* 4 MiB of addresses at a time, their shadow (1 MiB) cleared and
+         given back right after: a large object's map and its shadow are
+         never both whole in memory.  */
+      int ok = map_reserve (&g->dead_map[k], o->size, 0);
+      uintptr_t end = o->base + o->size, piece = (uintptr_t) 4 << 20;
+      for (uintptr_t from = o->base, to; from < end; from = to)
         {
-          zi_object_fold (&g->dead_map[k], o, k);
-          zi_shadow_clear (k, o->base, o->size);
+          to = (from | (piece - 1)) + 1;
+          if (to > end)
+            to = end;
+          if (ok)
+            fold_lines (&g->dead_map[k], o, k, from, to);
+          zi_shadow_clear (k, from, to - from);
         }
     }
   o->kinds = 0;

@@ -131,8 +131,11 @@ json_data_record (FILE *f, const struct zi_data_record *r)
            (unsigned long long) r->c.elements, (unsigned long long) r->c.bytes,
            (unsigned long long) r->c.redundant_bytes, (unsigned long long) r->c.zero_elements,
            (unsigned long long) r->never_loaded, (unsigned long long) r->always_zero);
-  zi_write_byte_map (f, &r->map, r->map.bits ? r->map.shift : zi_map_shift (r->length),
-                     r->length);
+  const struct zi_map *m = r->borrowed ? r->borrowed : &r->map;
+  if (r->single)
+    zi_write_object_map (f, r->kind, r->object.base, r->object.size, r->length);
+  else
+    zi_write_byte_map (f, m, m->bits ? m->shift : zi_map_shift (r->length), r->length);
   fputc ('}', f);
 }
 

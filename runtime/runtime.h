@@ -418,6 +418,9 @@ unsigned zi_map_shift (size_t size) ZI_HIDDEN;
    NULL), as report.json's byte map of an object of LENGTH bytes
    (byte_map.c).  */
 void zi_write_byte_map (FILE *f, const struct zi_map *m, unsigned shift, size_t length) ZI_HIDDEN;
+/* The same for the states of KIND of the object of SIZE bytes at BASE, at
+   the granule of a byte, read from the shadow.  */
+void zi_write_object_map (FILE *f, int kind, uintptr_t base, size_t size, size_t length) ZI_HIDDEN;
 void zi_map_release (uint64_t *bits, size_t size, unsigned shift) ZI_HIDDEN;
 /* Note that O is loaded as KIND (read lock held: atomic).  */
 void zi_object_touch (struct zi_object *o, int kind) ZI_HIDDEN;
@@ -497,6 +500,14 @@ struct zi_data_record {
   struct zi_totals c;
   struct zi_map map;                 /* OR of the objects' maps */
   size_t length;                     /* bytes the map covers (largest object) */
+  /* Instead of a map of its own, where the record has one source (no
+     copy as large as a large array's map): its group's map of the
+     objects that are gone (BORROWED), or the one live object whose map
+     the writer reads from the shadow at the granule of a byte (SINGLE,
+     OBJECT).  */
+  const struct zi_map *borrowed;
+  int single;
+  struct zi_object object;
 };
 struct zi_report {
   const char *program;

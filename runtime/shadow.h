@@ -44,6 +44,20 @@ zi_shadow_swap (uint32_t w)
   return (w & 0xff0000ffu) | (w >> 8 & 0xff00u) | (w << 8 & 0xff0000u);
 }
 
+/* The 16 states of a line whose logical word is V (bits of MASK's bytes
+   only), byte k's (ZI_MAP_LOADED | ZI_MAP_NONZERO: bit 0 loaded, bit 1
+   non-zero) at bits 2k.  */
+static inline uint32_t
+zi_shadow_states (uint32_t v, uint32_t mask)
+{
+  uint32_t l = v & mask, z = (v >> 16) & mask;
+  l = (l | l << 8) & 0x00ff00ffu, z = (z | z << 8) & 0x00ff00ffu;
+  l = (l | l << 4) & 0x0f0f0f0fu, z = (z | z << 4) & 0x0f0f0f0fu;
+  l = (l | l << 2) & 0x33333333u, z = (z | z << 2) & 0x33333333u;
+  l = (l | l << 1) & 0x55555555u, z = (z | z << 1) & 0x55555555u;
+  return l | z << 1;
+}
+
 /* Per kind, the chunk of each region (NULL: nothing marked there).  */
 extern uint32_t **zi_shadow_top[ZI_SHADOW_KINDS] __attribute__ ((visibility ("hidden")));
 

@@ -9,12 +9,17 @@
    (the rest never loaded) and maps without bits; and maps of a million
    granules alternating states, which only a coarser granule writes in
    65536 runs, some in long runs there (whole words skipped at the
-   coarser granule).  Exit status 0 when every map is written alike.  */
+   coarser granule); and maps read straight from the shadow's states of
+   objects at every alignment to its lines, with neighbours marked.  Exit
+   status 0 when every map is written alike.  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "shadow.h"
 #include "random.h"
+
+void zi_warn (const char *fmt, ...) { (void) fmt; }
 
 #define MAX_RUNS 65536
 
@@ -91,19 +96,31 @@ set (struct zi_map *m, size_t g, unsigned s)
 
 static long bad;
 
+/* Check the writer of map M, or (OBJECT_SIZE > 0) of the shadow's states
+   of KIND at BASE, whose reference map is M.  */
 static void
-check (int iter, const struct zi_map *m, unsigned shift, size_t length)
+check_source (int iter, const struct zi_map *m, unsigned shift, size_t length, int kind,
+              uintptr_t base, size_t object_size)
 {
   char *got = NULL, *want = reference (m, shift, length);
   size_t size = 0;
   FILE *f = open_memstream (&got, &size);
-  zi_write_byte_map (f, m, shift, length);
+  if (object_size)
+    zi_write_object_map (f, kind, base, object_size, length);
+  else
+    zi_write_byte_map (f, m, shift, length);
   fclose (f);
   if (strcmp (got, want) && bad++ < 5)
     printf ("map %d (%zu granules, shift %u, length %zu):\n  got  %.200s\n  want %.200s\n", iter,
             m->granules, shift, length, got, want);
   free (got);
   free (want);
+}
+
+static void
+check (int iter, const struct zi_map *m, unsigned shift, size_t length)
+{
+  check_source (iter, m, shift, length, 0, 0, 0);
 }
 
 int
@@ -173,6 +190,39 @@ main (void)
             set (&m, g, kind == 4 ? rnd () % 4 : (g >> period) % 2 ? a : b);
         }
       check (3004 + iter, &m, rnd () % 3, (m.granules << 2) + rnd () % 50);
+      free (m.bits);
+    }
+  /* Maps read from the shadow: objects at every alignment to its lines,
+     with random marks, neighbours marked in their first and last lines,
+     some longer maps than the object (never loaded beyond).  */
+  if (zi_shadow_init () < 0)
+    return 1;
+  uintptr_t area = (uintptr_t) 9 << 32;
+  for (int iter = 0; iter < 2000; iter++)
+    {
+      int kind = rnd () % 2;
+      uintptr_t base = area + rnd () % 64;
+      size_t size = 1 + rnd () % 3000, length = size + (rnd () % 4 ? 0 : rnd () % 100);
+      struct zi_map m = { calloc (length / 32 + 1, sizeof (uint64_t)), length, 0 };
+      zi_shadow_mark (kind, base - 16, 16, ~0ull, ~0ull);
+      zi_shadow_mark (kind, base + size, 16, ~0ull, ~0ull);
+      for (int k = rnd () % 200; k > 0; k--)
+        {
+          unsigned n = 1 + rnd () % 16;
+          size_t off = rnd () % size;
+          if (off + n > size)
+            n = (unsigned) (size - off);
+          uint64_t lo = rnd () % 2 ? rnd () >> (rnd () % 64) : 0, hi = rnd () >> (rnd () % 64);
+          zi_shadow_mark (kind, base + off, n, lo, hi);
+          for (unsigned b = 0; b < n; b++)
+            {
+              unsigned byte = (b < 8 ? lo >> (8 * b) : hi >> (8 * (b - 8))) & 0xff;
+              size_t g = off + b;
+              m.bits[g / 32] |= (uint64_t) (ZI_MAP_LOADED | (byte ? ZI_MAP_NONZERO : 0)) << (2 * (g % 32));
+            }
+        }
+      check_source (4000 + iter, &m, 0, length, kind, base, size);
+      zi_shadow_clear (kind, base - 16, size + 32);
       free (m.bits);
     }
   printf ("byte_map_diff: %ld difference(s)\n", bad);
