@@ -95,13 +95,14 @@ word_all (uint64_t w, char c, unsigned extra)
 }
 
 /* The end of the run of output granules (of 2^EXTRA map granules, GRANULES
-   of them) that starts at I.  Whole words of the map (32 map granules)
+   of them) that starts at I, and its *LETTER (read once: the shadow may
+   change while it is read).  Whole words of the map (32 map granules)
    are skipped where they are one run: a large object's map has hundreds
    of millions of granules.  */
 static size_t
-run_end (struct source *src, size_t i, unsigned extra, size_t granules)
+run_end (struct source *src, size_t i, unsigned extra, size_t granules, char *letter)
 {
-  char c = letters[coarse_state (src, i, extra)];
+  char c = *letter = letters[coarse_state (src, i, extra)];
   size_t j = i + 1, per_word = extra <= 5 ? (size_t) 32 >> extra : 0;
   while (j < granules)
     {
@@ -129,7 +130,8 @@ write_map (FILE *f, struct source *src, unsigned shift, size_t length)
     {
       size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
       size_t runs = 0;
-      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i = run_end (src, i, extra, granules))
+      char c;
+      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i = run_end (src, i, extra, granules, &c))
         runs++;
       if (runs <= MAX_RUNS)
         break;
@@ -139,8 +141,9 @@ write_map (FILE *f, struct source *src, unsigned shift, size_t length)
            1ull << (shift + extra), length);
   for (size_t i = 0; i < granules;)
     {
-      size_t j = run_end (src, i, extra, granules);
-      fprintf (f, "%zu%c", j - i, letters[coarse_state (src, i, extra)]);
+      char c;
+      size_t j = run_end (src, i, extra, granules, &c);
+      fprintf (f, "%zu%c", j - i, c);
       i = j;
     }
   fputs ("\"}", f);

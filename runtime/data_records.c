@@ -16,6 +16,7 @@
 struct build {
   struct zi_data_record *recs;
   size_t n, cap;
+  int in_place;                      /* maps may be used in place */
 };
 
 static struct zi_data_record *
@@ -88,7 +89,7 @@ add_object (struct zi_object *o, void *arg)
         r->length = o->size;
       if (!(o->kinds & (1u << k)))
         continue;                 /* no states of this kind */
-      if (!r->map.bits && !r->borrowed && !r->single && zi_map_shift (o->size) == 0)
+      if (b->in_place && !r->map.bits && !r->borrowed && !r->single && zi_map_shift (o->size) == 0)
         {
           r->single = 1;
           r->object = *o;
@@ -206,11 +207,19 @@ merge (struct build *b)
 }
 
 /* Fill R's data records and data totals.  zi_lock held (threads are
-   flushed).  */
+   flushed).  A record's map is used in place (zi_data_record) unless a
+   thread was left inside the runtime at the report (runtime/finish.c):
+   that one could bury an object of the group, and change its map, while
+   the report is written.  A single object's map is read from the shadow
+   as the report is written: a thread still loading from it meanwhile
+   (the report does not stop generated code) can make it disagree with
+   the counts taken here.  */
 void
 zi_data_records (struct zi_report *rep)
 {
-  struct build b = { NULL, 0, 0 };
+  struct build b = { NULL, 0, 0, 1 };
+  for (struct zi_thread *t = zi_threads; t; t = t->next)
+    b.in_place &= !t->busy_at_report;
   pthread_rwlock_rdlock (&zi_objects_lock);
   for (struct zi_group *g = zi_groups; g; g = g->next)
     for (int k = 0; k < ZI_DATA_KINDS; k++)
@@ -229,7 +238,9 @@ zi_data_records (struct zi_report *rep)
         r->never_loaded = g->dead_never[k];
         r->always_zero = g->dead_zero[k];
         r->length = g->max_size;
-        if (g->dead_map[k].bits)
+        if (!b.in_place)
+          copy_map (&r->map, &g->dead_map[k]);
+        else if (g->dead_map[k].bits)
           r->borrowed = &g->dead_map[k];
       }
   zi_statics_each (add_object, &b);

@@ -347,7 +347,7 @@ zi_object_bury (struct zi_object *o)
             to = end;
           if (ok)
             fold_lines (&g->dead_map[k], o, k, from, to);
-          zi_shadow_clear (k, from, to - from);
+          zi_shadow_clear_part (k, o->base, o->size, from, to);
         }
     }
   o->kinds = 0;

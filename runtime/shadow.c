@@ -267,8 +267,16 @@ clear_line (uint32_t *w, uint32_t mask, void *arg)
     clear_bits (w, mask | mask << 16);
 }
 
+/* Clear the lines of [FROM, TO) (empty: nothing).  */
+static void
+clear_lines (int kind, uintptr_t from, uintptr_t to)
+{
+  if (from < to)
+    each_line (kind, from, to - from, clear_line, NULL);
+}
+
 void
-zi_shadow_clear (int kind, uintptr_t base, size_t size)
+zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uintptr_t to)
 {
   /* The shadow pages wholly inside a large range go back to the system:
      their memory is returned and they read as zero again.  A shadow page
@@ -284,20 +292,28 @@ zi_shadow_clear (int kind, uintptr_t base, size_t size)
   uintptr_t last = (base + size) & ~(uintptr_t) (span - 1);
   if (size < 256 * span || last <= first)
     {
-      each_line (kind, base, size, clear_line, NULL);
+      clear_lines (kind, from, to);
       return;
     }
-  each_line (kind, base, first - base, clear_line, NULL);
-  for (uintptr_t a = first; a < last;)
+  /* The part's lines outside the range's whole shadow pages; the pages
+     inside it, a region at a time.  */
+  clear_lines (kind, from, first < to ? first : to);
+  clear_lines (kind, last > from ? last : from, to);
+  for (uintptr_t a = first > from ? first : from, end = last < to ? last : to; a < end;)
     {
       uintptr_t region_end = (a | (((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1)) + 1;
-      uintptr_t stop = last < region_end ? last : region_end;
+      uintptr_t stop = end < region_end ? end : region_end;
       uint32_t *w = word_if_any (kind, a);
       if (w && madvise (w, (stop - a) / 4, MADV_DONTNEED) != 0)
-        each_line (kind, a, stop - a, clear_line, NULL);
+        clear_lines (kind, a, stop);
       a = stop;
     }
-  each_line (kind, last, base + size - last, clear_line, NULL);
+}
+
+void
+zi_shadow_clear (int kind, uintptr_t base, size_t size)
+{
+  zi_shadow_clear_part (kind, base, size, base, base + size);
 }
 
 /* Copy the states of the N bytes at FROM to the N bytes at TO, in the

@@ -134,6 +134,11 @@ void zi_shadow_count (int kind, uintptr_t base, size_t size, uint64_t *never, ui
     __attribute__ ((visibility ("hidden")));
 /* Forget the states of [BASE, BASE + SIZE) (no mark may run on it).  */
 void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
+/* The same for the part [FROM, TO) of that range, as clearing the whole
+   range would treat it (a large range's shadow pages given back): a range
+   cleared piece by piece.  */
+void zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uintptr_t to)
+    __attribute__ ((visibility ("hidden")));
 /* The object of OLD_SIZE bytes at FROM is now NEW_SIZE bytes at TO (the
    ranges may overlap): the bytes that survive keep their states, the rest
    of the old range is cleared.  New bytes outside the old range are not
