@@ -18,13 +18,19 @@
    load that races with the free of its object in another thread is the
    program's own use after free; its marks may land in freed memory.
 
-   The thread's last object (zi_thread.last_object) is tried before the
-   object tables: the loads of one record from several sites miss one
-   after the other on the same object.  It was touched when kept, so it
-   cannot go away or move without changing __zeroinst_gen, and it is
-   used only while the generation is the one it was kept at, and not for
-   the thread's own stack, which classify puts first (a stack the program
-   allocated lies in a heap block).
+   The thread's last object (zi_thread.last_object) is tried first, and
+   without the objects' lock: the loads of one record from several sites
+   miss one after the other on the same object (a list walked by small
+   functions: every site misses at every node).  The thread keeps a copy
+   of its range and group, taken under the lock with the generation, and
+   uses it only while the generation is that one and only for kinds it
+   touched the object as (so the object cannot have gone away or moved
+   since: a touched object changes __zeroinst_gen when it does), and not
+   for the thread's own stack, which classify puts first (a stack the
+   program allocated lies in a heap block).  The object itself is not
+   read: another thread may free it at any moment.  A miss whose object
+   has the group the slot already counts for takes nothing: the counts
+   go there later just as well.
 
    Ranges are clipped to the element's shadow region, so one chunk serves
    the whole range, and shortened by the site's access bytes, so an
@@ -48,7 +54,8 @@ zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_i
 }
 
 /* Move what DS's counter slot counted since it was last taken to DS's
-   target, for thread T (objects' lock held, or T stopped for a report).  */
+   target, for thread T (T itself in a runtime section, or T stopped for
+   a report; groups are never freed).  */
 static void
 take (struct zi_thread *t, struct zi_dslot *ds)
 {
@@ -108,6 +115,72 @@ mark_here (int kind, uintptr_t addr, uintptr_t end, unsigned bytes, const unsign
     }
 }
 
+/* Point DS at the element at ADDR (value VALUE) of an object of group G
+   (NULL: of class CLS), whose memory is [LO, HI) (or nothing), as of
+   generation GEN, its counts since the last take going to their target
+   first if the target changes.  Returns the chunk generated code marks
+   the element in, or NULL if marked here (or not to be marked).  */
+static inline __attribute__ ((always_inline)) uint32_t *
+fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_class cls,
+      uintptr_t lo, uintptr_t hi, uint64_t gen, uint64_t addr, uint64_t value)
+{
+  int kind = ds->kind;
+  uintptr_t target = g ? (uintptr_t) g : CLASS_TARGET (cls);
+  if (target != ds->target)
+    {
+      /* Counts taken later go to the same target just as well: a site
+         walking a list of one allocation path takes nothing.  */
+      take (t, ds);
+      ds->target = target;
+    }
+  uint32_t *chunk = NULL, *ret = NULL;
+  uintptr_t end = hi;
+  if (g)
+    {
+      uintptr_t region = addr & ~(((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1);
+      if (lo < region)
+        lo = region;
+      if (hi - region > ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS))
+        hi = region + ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS);
+      uint32_t *w = zi_shadow_word (kind, addr);
+      if (w)
+        chunk = w - zi_shadow_index (addr);
+    }
+  if (!addr)
+    ds->lo = 0, ds->limit = 0;          /* no address (a register): stack */
+  else if (hi - lo >= ds->bytes)
+    ds->lo = lo, ds->limit = hi - lo - ds->bytes;
+  else
+    ds->lo = UINTPTR_MAX, ds->limit = 0;   /* nothing hits */
+  ds->chunk = chunk;
+  ds->gen = gen;
+  if (g)
+    {
+      /* The generated code marks an element that hits; one that runs
+         past its object's end (or region) is marked here, up to the end.  */
+      if (chunk && addr - ds->lo <= ds->limit)
+        ret = chunk;
+      else if (ds->bytes == zi_types[ds->type].elem_bytes)
+        /* A scalar: its bytes in memory order (the targets are all
+           little-endian).  */
+        mark_here (kind, addr, end, ds->bytes, (const unsigned char *) &value);
+      else
+        mark_here (kind, addr, end, ds->bytes, (const unsigned char *) value);
+    }
+  return ret;
+}
+
+/* Is ADDR in T's last object as of generation GEN, touched as KIND?  The
+   copy of its fields in T is used, not the object: it may be freed (and
+   its memory given back) by another thread at any time after GEN.  */
+static inline int
+in_last_object (const struct zi_thread *t, uint64_t gen, int kind, uint64_t addr)
+{
+  return t->last_object && t->last_gen == gen && (t->last_kinds & (1u << kind))
+         && addr - t->last_base < t->last_size
+         && addr - t->stack_lo >= t->stack_hi - t->stack_lo;
+}
+
 uint32_t *
 __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
 {
@@ -131,22 +204,25 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       zi_leave ();
       return NULL;
     }
-  struct zi_thread *t = zi_thread_active ();
+  struct zi_thread *t = zi_thread_current ();
+  uint32_t *ret;
+  int kind = ds->kind;
+  if (in_last_object (t, gen, kind, addr))
+    {
+      /* No lock: the generation read on entry is the one the copy was
+         taken at, so the object was live then, and ADDR, which this
+         thread has just loaded, lay in it.  */
+      ret = fill (t, ds, t->last_group, t->last_group->cls, t->last_base,
+                  t->last_base + t->last_size, gen, addr, value);
+      zi_leave ();
+      return ret;
+    }
   zi_statics_check (t, 0);
   pthread_rwlock_rdlock (&zi_objects_lock);
   gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-  take (t, ds);
-  struct zi_object *o = t->last_object;
+  struct zi_object *o;
   uintptr_t lo, hi;
-  enum zi_class cls;
-  if (o && t->last_gen == gen && addr - o->base < o->size
-      && addr - t->stack_lo >= t->stack_hi - t->stack_lo)
-    {
-      lo = o->base, hi = o->base + o->size;
-      cls = o->group->cls;
-    }
-  else
-    cls = zi_data_classify (t, addr, &o, &lo, &hi);
+  enum zi_class cls = zi_data_classify (t, addr, &o, &lo, &hi);
   if (cls == ZI_CLASS_UNKNOWN)
     {
       /* Perhaps a library loaded since: look again with it.  */
@@ -156,46 +232,21 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
       cls = zi_data_classify (t, addr, &o, &lo, &hi);
     }
-  int kind = ds->kind;
-  uint32_t *chunk = NULL, *ret = NULL;
   if (o)
     {
       zi_object_touch (o, kind);
-      t->last_object = o;
-      t->last_gen = gen;
-      ds->target = (uintptr_t) o->group;
-      uintptr_t region = addr & ~(((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1);
-      if (lo < region)
-        lo = region;
-      if (hi - region > ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS))
-        hi = region + ((uintptr_t) 1 << ZI_SHADOW_REGION_BITS);
-      uint32_t *w = zi_shadow_word (kind, addr);
-      if (w)
-        chunk = w - zi_shadow_index (addr);
+      if (t->last_object != o || t->last_gen != gen)
+        {
+          t->last_object = o;
+          t->last_base = o->base;
+          t->last_size = o->size;
+          t->last_group = o->group;
+          t->last_kinds = 0;
+          t->last_gen = gen;
+        }
+      t->last_kinds |= 1u << kind;
     }
-  else
-    ds->target = CLASS_TARGET (cls);
-  if (!addr)
-    ds->lo = 0, ds->limit = 0;          /* no address (a register): stack */
-  else if (hi - lo >= ds->bytes)
-    ds->lo = lo, ds->limit = hi - lo - ds->bytes;
-  else
-    ds->lo = UINTPTR_MAX, ds->limit = 0;   /* nothing hits */
-  ds->chunk = chunk;
-  ds->gen = gen;
-  if (o)
-    {
-      /* The generated code marks an element that hits; one that runs
-         past its object's end (or region) is marked here, up to the end.  */
-      if (chunk && addr - ds->lo <= ds->limit)
-        ret = chunk;
-      else if (ds->bytes == zi_types[ds->type].elem_bytes)
-        /* A scalar: its bytes in memory order (the targets are all
-           little-endian).  */
-        mark_here (kind, addr, o->base + o->size, ds->bytes, (const unsigned char *) &value);
-      else
-        mark_here (kind, addr, o->base + o->size, ds->bytes, (const unsigned char *) value);
-    }
+  ret = fill (t, ds, o ? o->group : NULL, cls, lo, hi, gen, addr, value);
   pthread_rwlock_unlock (&zi_objects_lock);
   zi_leave ();
   return ret;

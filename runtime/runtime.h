@@ -205,9 +205,14 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
-  /* data mode: the object the thread's last data-slot miss found, valid
-     while __zeroinst_gen is LAST_GEN (object_cache.c) */
+  /* data mode: the object the thread's last data-slot miss found and a
+     copy of its fields (object_cache.c), valid while __zeroinst_gen is
+     LAST_GEN; LAST_KINDS: the kinds it was touched as by this thread */
   struct zi_object *last_object;
+  uintptr_t last_base;
+  size_t last_size;
+  struct zi_group *last_group;
+  unsigned last_kinds;
   uint64_t last_gen;
   int ended;
   int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
@@ -222,6 +227,15 @@ extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;
 /* zi_thread_self, taken up again if its exit hook ran already.  */
 struct zi_thread *zi_thread_active (void) ZI_HIDDEN;
+/* The calling thread's, NULL until it is registered (zi_thread_self).  */
+extern __thread struct zi_thread *zi_self ZI_HIDDEN __attribute__ ((tls_model ("initial-exec")));
+/* zi_thread_active, inline where it has nothing to do (the data miss).  */
+static inline struct zi_thread *
+zi_thread_current (void)
+{
+  struct zi_thread *t = zi_self;
+  return __builtin_expect (t && !t->ended, 1) ? t : zi_thread_active ();
+}
 int zi_thread_is_self (const struct zi_thread *t) ZI_HIDDEN;
 /* Runtime sections (signals.c, finish.c).  zi_in_runtime is non-zero
    while this thread runs runtime code, or the C library's allocator called
@@ -434,8 +448,10 @@ void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigne
 void zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind) ZI_HIDDEN;
 void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
-/* The object holding ADDR, or NULL (read lock held).  */
-struct zi_object *zi_object_at (uintptr_t addr) ZI_HIDDEN;
+/* The object holding ADDR, or NULL (read lock held).  Static objects
+   and heap blocks never overlap: HEAP_FIRST, a guess that ADDR is in the
+   heap (the previous object was), changes only the order of the search.  */
+struct zi_object *zi_object_at (uintptr_t addr, int heap_first) ZI_HIDDEN;
 /* statics.c */
 void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules into account */
 /* Before an object lookup by T: zi_statics_refresh when FORCE (an address

@@ -27,7 +27,7 @@ struct zi_table zi_ended_counters;
 
 uintptr_t zi_main_stack_lo, zi_main_stack_hi;
 
-static __thread struct zi_thread *self;
+__thread struct zi_thread *zi_self __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
 static unsigned next_id;
 
@@ -63,7 +63,7 @@ register_thread (void)
           pthread_attr_destroy (&attr);
         }
     }
-  self = t;
+  zi_self = t;
   pthread_mutex_lock (&zi_lock);
   t->in_runtime = &zi_in_runtime;
   t->id = next_id++;
@@ -79,7 +79,7 @@ register_thread (void)
 struct zi_thread *
 zi_thread_self (void)
 {
-  return self ? self : register_thread ();
+  return zi_self ? zi_self : register_thread ();
 }
 
 struct zi_thread *
@@ -103,7 +103,7 @@ zi_thread_active (void)
 int
 zi_thread_is_self (const struct zi_thread *t)
 {
-  return t == self;
+  return t == zi_self;
 }
 
 void
@@ -265,8 +265,8 @@ thread_ended (void *arg)
   zi_contexts_thread_ended (t);
   struct zi_thread *gone = settle_row (t);
   pthread_mutex_unlock (&zi_lock);
-  if (gone == self)
-    self = NULL;
+  if (gone == zi_self)
+    zi_self = NULL;
   free (t->data_cache);
   t->data_cache = NULL;
   free (gone);
@@ -278,7 +278,7 @@ thread_ended (void *arg)
 void
 zi_threads_after_fork_child (void)
 {
-  struct zi_thread *me = self;
+  struct zi_thread *me = zi_self;
   for (struct zi_thread *t = zi_threads, *next; t; t = next)
     {
       next = t->next;
