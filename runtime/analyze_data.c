@@ -61,8 +61,7 @@ classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintp
       *lo = t->stack_lo, *hi = t->stack_hi;
       return ZI_CLASS_STACK;
     }
-  struct zi_object *obj
-      = zi_object_at (addr, t->last_group && t->last_group->cls == ZI_CLASS_HEAP);
+  struct zi_object *obj = zi_object_at (addr);
   if (obj)
     {
       *o = obj;

@@ -364,10 +364,8 @@ zi_group_publish (struct zi_group *g)
 }
 
 struct zi_object *
-zi_object_at (uintptr_t addr, int heap_first)
+zi_object_at (uintptr_t addr)
 {
-  struct zi_object *o;
-  if (heap_first)
-    return (o = zi_heap_at (addr)) ? o : zi_static_at (addr);
-  return (o = zi_static_at (addr)) ? o : zi_heap_at (addr);
+  struct zi_object *o = zi_static_at (addr);
+  return o ? o : zi_heap_at (addr);
 }

@@ -448,10 +448,8 @@ void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigne
 void zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind) ZI_HIDDEN;
 void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
-/* The object holding ADDR, or NULL (read lock held).  Static objects
-   and heap blocks never overlap: HEAP_FIRST, a guess that ADDR is in the
-   heap (the previous object was), changes only the order of the search.  */
-struct zi_object *zi_object_at (uintptr_t addr, int heap_first) ZI_HIDDEN;
+/* The object holding ADDR, or NULL (read lock held).  */
+struct zi_object *zi_object_at (uintptr_t addr) ZI_HIDDEN;
 /* statics.c */
 void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules into account */
 /* Before an object lookup by T: zi_statics_refresh when FORCE (an address

@@ -44,9 +44,8 @@ static struct zi_object objs[NOBJ];
 static struct zi_group groups[NGROUPS];
 
 struct zi_object *
-zi_object_at (uintptr_t addr, int heap_first)
+zi_object_at (uintptr_t addr)
 {
-  (void) heap_first;
   for (int i = 0; i < NOBJ; i++)
     if (addr - objs[i].base < objs[i].size)
       return &objs[i];
@@ -84,7 +83,7 @@ ref_element (const struct zi_thread *t, enum zi_type type, const struct zi_entry
   enum zi_class cls;
   if (!a || (a >= t->stack_lo && a < t->stack_hi))
     cls = ZI_CLASS_STACK;
-  else if ((o = zi_object_at (a, 0)))
+  else if ((o = zi_object_at (a)))
     cls = o->group->cls;
   else if (a >= zi_main_stack_lo && a < zi_main_stack_hi)
     cls = ZI_CLASS_STACK;
@@ -237,7 +236,7 @@ check_gaps (int iter, enum zi_type type)
   int kind = zi_types[type].kind;
   for (int o = 0; o < NOBJ; o++)
     for (uintptr_t a = objs[o].base + objs[o].size; a < objs[o].base + objs[o].size + 20; a++)
-      if (!zi_object_at (a, 0) && zi_shadow_state (kind, a) && bad++ < 5)
+      if (!zi_object_at (a) && zi_shadow_state (kind, a) && bad++ < 5)
         printf ("case %d (class %d): byte %#lx after object %d has a state\n", iter, type,
                 (unsigned long) a, o);
 }

@@ -7,7 +7,7 @@
    target of every site changes at every node), and the second walk
    visits the nodes of one path only (the target stays).
    zeroinst-flags: -O1 -g
-   zeroinst-env: ZEROINST_MODE=data
+   zeroinst-env: ZEROINST_MODE=code,data
    zeroinst-plugin-args: exclude=node_at
    expect-data-records: 2
 

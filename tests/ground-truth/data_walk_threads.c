@@ -5,7 +5,7 @@
    the objects' lock, object_cache.c) keep meeting a changed generation.
    Counts must come out exact all the same.
    zeroinst-flags: -O1 -g -pthread
-   zeroinst-env: ZEROINST_MODE=data
+   zeroinst-env: ZEROINST_MODE=code,data
    zeroinst-plugin-args: exclude=spawn_join:node_at
    expect-data-records: 2
 
