@@ -20,6 +20,9 @@
 #include "runtime.h"
 #if ZEROINST_HAVE_UNWIND
 #include <dwarf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 /* scopes.c */
 int zi_scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes) ZI_HIDDEN;
@@ -30,9 +33,68 @@ void zi_scopes_reset (void) ZI_HIDDEN;
 static Dwfl *dwfl;
 static pid_t session_pid;
 static char *debuginfo_path;
+
+/* Does the ELF file open at FD have build ID BITS (LEN bytes)?  */
+static int
+has_build_id (int fd, const unsigned char *bits, int len)
+{
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  const void *id;
+  int same = elf && dwelf_elf_gnu_build_id (elf, &id) == len && !memcmp (id, bits, (size_t) len);
+  elf_end (elf);
+  return same;
+}
+
+/* A module's separate debug file: by its build ID under the debuginfo
+   path (/usr/lib/debug/.build-id/), else by its .gnu_debuglink name next
+   to it, in its .debug directory or under /usr/lib/debug, if the build
+   IDs match.  That is libdwfl's standard search but for its last resort,
+   debuginfod: that loads libdebuginfod, libcurl and a TLS stack (8 MB of
+   the process's memory, more than a small program's own) and, with
+   DEBUGINFOD_URLS set (Debian's login shells set it), asks a server over
+   the network for every library without local debug information, at
+   exit.  A module without a build ID gets the standard search, which
+   does not ask debuginfod for it.  */
+static int
+find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                char **debuginfo_file_name)
+{
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  int len = dwfl_module_build_id (mod, &bits, &vaddr);
+  if (len <= 0)
+    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
+                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+  int fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name,
+                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+  if (fd >= 0 || !file_name || !debuglink_file || strchr (debuglink_file, '/'))
+    return fd;
+  const char *slash = strrchr (file_name, '/');
+  int dirlen = slash ? (int) (slash - file_name) : 0;
+  static const char *const forms[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+  for (size_t k = 0; k < sizeof forms / sizeof *forms; k++)
+    {
+      char *path;
+      if (asprintf (&path, forms[k], dirlen, file_name, debuglink_file) < 0)
+        return -1;
+      if (strcmp (path, file_name) && (fd = open (path, O_RDONLY | O_CLOEXEC)) >= 0)
+        {
+          if (has_build_id (fd, bits, len))
+            {
+              *debuginfo_file_name = path;
+              return fd;
+            }
+          close (fd);
+        }
+      free (path);
+    }
+  return -1;
+}
+
 static const Dwfl_Callbacks callbacks = {
   .find_elf = dwfl_linux_proc_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .find_debuginfo = find_debuginfo,
   .debuginfo_path = &debuginfo_path,
 };
 

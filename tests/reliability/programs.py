@@ -210,6 +210,57 @@ def case_tls_size():
     check(size <= 512, "TLS memory size %d bytes" % size)
 
 
+NO_DEBUG_INFO = r"""
+int main (void) { init (); load_ones (640); return 0; }
+"""
+
+
+def case_no_debuginfod():
+    """A program built without -g: finding no debug information for its
+    lines, the report does not fall back on debuginfod, which would load
+    libdebuginfod, libcurl and a TLS stack (8 MB) and, with
+    DEBUGINFOD_URLS set (as Debian's login shells set it), ask a server
+    for the program's build ID at exit.  The loader's log (LD_DEBUG=files)
+    lists every library loaded; the report is complete."""
+    if "libdebuginfod.so" not in subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True,
+                                                text=True).stdout:
+        raise common.Skip("libdebuginfod is not installed: nothing could load it")
+    exe = common.build("nodebug", NO_DEBUG_INFO)
+    r = common.run([exe], env={"ZEROINST_OUTPUT": "out", "LD_DEBUG": "files",
+                               "DEBUGINFOD_URLS": "http://127.0.0.1:9"})
+    check(r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr[-2000:]))
+    loaded = [l for l in r.stderr.splitlines() if "file=" in l and "debuginfod" in l]
+    check(not loaded, "libdebuginfod loaded: %s" % loaded[:3])
+    check(common.elements_of(report("out")) == 640, "load_ones elements")
+
+
+def case_debuglink():
+    """Debug information split off into a file named by .gnu_debuglink, in
+    the program's directory and in its .debug directory (objcopy
+    --only-keep-debug, then --strip-debug --add-gnu-debuglink): the
+    report still has the file and line of main's call of load_ones (call
+    paths come from the debug information; sites' lines are the
+    plugin's)."""
+    for where in (".", ".debug"):
+        exe = common.build("split", NO_DEBUG_INFO, flags=["-g"])
+        d = os.path.join(os.path.dirname(exe), where)
+        os.makedirs(d, exist_ok=True)
+        debug = os.path.join(d, "split.debug")
+        for cmd in (["objcopy", "--only-keep-debug", exe, debug],
+                    ["objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, exe]):
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            check(r.returncode == 0, "%s: %s" % (" ".join(cmd), r.stderr))
+        out = "out" + where.replace(".", "-")
+        r = common.run([exe], env={"ZEROINST_OUTPUT": out})
+        check(r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr[-2000:]))
+        callers = [c["call_path"][1] for c in report(out)["code"]
+                   if c["site"]["function"] == "load_ones"]
+        check(callers and all(f["function"] == "main" and f["line"] > 0
+                              and f["file"].endswith("split.c") for f in callers),
+              "%s: load_ones called from %s" % (where, callers))
+        os.remove(debug)
+
+
 BIG_OBJECT = r"""
 int main (void)
 {
