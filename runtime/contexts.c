@@ -576,6 +576,8 @@ zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear)
       if (n->ndata)
         zi_dslots_take (t, ZI_DSLOT (n->pub.slots, n->ndata - 1), n->ndata, cleared);
     }
+  if (zi_data_on)
+    zi_dslots_flush (t);
   if (!zi_config.mode_code)
     return;
   for (size_t i = 0; i < cct->nnodes; i++)

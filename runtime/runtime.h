@@ -208,6 +208,13 @@ struct zi_thread {
   /* data mode: the object the thread's last data-slot miss found and a
      copy of its fields (object_cache.c), valid while __zeroinst_gen is
      LAST_GEN; LAST_KINDS: the kinds it was touched as by this thread */
+  /* data mode: counts taken from data slots on their way to groups,
+     added to the groups' shared totals when evicted or flushed
+     (object_cache.c) */
+  struct zi_pending {
+    struct zi_group *g;
+    struct zi_totals d[2];             /* [kind] */
+  } pending[64];
   struct zi_object *last_object;
   uintptr_t last_base;
   size_t last_size;
@@ -494,6 +501,8 @@ void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_s
    counter slots were just zeroed.  */
 void zi_dslots_take (struct zi_thread *t, struct zi_dslot *last, unsigned n, int cleared)
     ZI_HIDDEN;
+/* Add what T's data slots took to their groups (T stopped, or itself).  */
+void zi_dslots_flush (struct zi_thread *t) ZI_HIDDEN;
 /* A loaded object went away or moved: every data slot looks again.  */
 void zi_dslots_stale (void) ZI_HIDDEN;
 
