@@ -4,11 +4,12 @@
    An element inside the cached range costs generated code a subtract, a
    compare and a branch (and a compare of __zeroinst_gen); it is counted in
    the site's counter slot like any other, and its bytes are marked in the
-   shadow chunk the slot holds.  Counts reach objects only when the object
-   changes (a miss: __zeroinst_miss) or a report, thread end or fork
-   takes them (zi_dslots_take): what the counter slot gained since the
-   last time, its "seen" snapshot, goes to the group of the object the
-   slot held, or to its class (stack, unknown memory).  An integer's
+   shadow chunk the slot holds.  Counts reach groups only when a miss
+   finds an object of another group (or class) than the slot's target
+   (__zeroinst_miss), or a report, thread end or fork takes them
+   (zi_dslots_take): what the counter slot gained since the last time,
+   its "seen" snapshot, goes to the target, the group of the objects the
+   slot held, or their class (stack, unknown memory).  An integer's
    redundant bytes are linear in the slot's fields, (B - 1) * elements - hb
    + zeros (SPEC section 3), so the difference of two snapshots is exact.
 
