@@ -110,38 +110,17 @@ struct site_cache {
   struct site_line *line;
 };
 
-struct pending {
-  struct zi_group *g;
-  struct zi_totals d;
-};
-
-static void
-commit (struct pending *p, int kind)
-{
-  if (!p->g)
-    return;
-  zi_totals_add_atomic (&p->g->c[kind], &p->d);
-  memset (p, 0, sizeof *p);
-}
-
 /* Move what line S counted to the class totals and its object's group.  */
 static void
-retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int kind, unsigned bytes)
+retire (struct site_line *s, struct zi_totals *cls, struct zi_pending *pend, int kind, unsigned bytes)
 {
   if (!s->elements)
     return;
   struct zi_totals d = { s->elements, s->elements * bytes, s->redundant_bytes, s->zero_elements };
   zi_totals_add (&cls[s->cls], &d);
   s->elements = s->redundant_bytes = s->zero_elements = 0;
-  if (!s->obj)
-    return;
-  struct pending *q = &pend[((uintptr_t) s->obj->group >> 6) & (PENDING - 1)];
-  if (q->g != s->obj->group)
-    {
-      commit (q, kind);
-      q->g = s->obj->group;
-    }
-  zi_totals_add (&q->d, &d);
+  if (s->obj)
+    zi_pending_add (pend, PENDING, s->obj->group, kind, &d);
 }
 
 /* The line of site cache SC for the element at E (its site, address
@@ -149,7 +128,7 @@ retire (struct site_line *s, struct zi_totals *cls, struct pending *pend, int ki
    retired and filled anew.  */
 static inline __attribute__ ((always_inline)) struct site_line *
 site_line_for (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
-               struct pending *pend, int kind, unsigned bytes, const struct zi_entry *e,
+               struct zi_pending *pend, int kind, unsigned bytes, const struct zi_entry *e,
                uintptr_t addr)
 {
   size_t set = (size_t) (((uintptr_t) e->site * 0x9e3779b97f4a7c15ull) >> 40) & sc->mask;
@@ -185,7 +164,7 @@ site_line_for (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls
    element; its counts go to the object's group at the end.  */
 static inline __attribute__ ((always_inline)) void
 data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
-              struct pending *pend, const char **pp, const char *end, const unsigned P,
+              struct zi_pending *pend, const char **pp, const char *end, const unsigned P,
               int is_float, unsigned bytes, int wide, uint64_t hi_mask, uint64_t sign_lo,
               uint64_t sign_hi)
 {
@@ -239,7 +218,7 @@ data_stretch (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
 /* One element on its own, at P.  */
 static inline __attribute__ ((always_inline)) void
 data_entry (struct zi_thread *t, struct site_cache *sc, struct zi_totals *cls,
-            struct pending *pend, const char *p, int is_float, unsigned bytes, int wide,
+            struct zi_pending *pend, const char *p, int is_float, unsigned bytes, int wide,
             uint64_t hi_mask, uint64_t sign_lo, uint64_t sign_hi)
 {
   const struct zi_entry *e = (const struct zi_entry *) p;
@@ -263,7 +242,7 @@ data_loop (struct zi_thread *t, struct site_cache *sc, const char *p, const char
 {
   const unsigned stride = wide ? sizeof (struct zi_entry_wide) : sizeof (struct zi_entry);
   const int kind = is_float ? ZI_KIND_FLOAT : ZI_KIND_INT;
-  struct pending pend[PENDING];
+  struct zi_pending pend[PENDING];
   struct zi_totals cls[ZI_NCLASSES];
   memset (pend, 0, sizeof pend);
   memset (cls, 0, sizeof cls);
@@ -284,8 +263,7 @@ data_loop (struct zi_thread *t, struct site_cache *sc, const char *p, const char
       s->site = NULL;
     }
   sc->nfilled = 0;
-  for (int i = 0; i < PENDING; i++)
-    commit (&pend[i], kind);
+  zi_pending_commit (pend, PENDING);
   for (int i = 0; i < ZI_NCLASSES; i++)
     zi_totals_add (&t->data_totals[i][kind], &cls[i]);
 }

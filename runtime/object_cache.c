@@ -54,25 +54,12 @@ zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_i
   /* gen 0 never matches __zeroinst_gen: the first element looks.  */
 }
 
-/* Counts taken for a group go to its totals, which every thread adds
-   to, four atomic additions, when another group needs the thread's
-   pending line or the thread is folded (zi_contexts_fold: its end, a
-   report): programs whose sites change groups often (a database engine)
-   spent a twentieth of their time in those additions.  */
+/* Counts taken for a group wait in the thread's table of pending lines
+   (t->pending) until another group needs the line or the thread is
+   folded (zi_contexts_fold: its end, a report): the group's totals take
+   four atomic additions, and programs whose sites change groups often (a
+   database engine) spent a twentieth of their time in them.  */
 #define ZI_NPENDING (sizeof ((struct zi_thread *) 0)->pending / sizeof (struct zi_pending))
-_Static_assert (sizeof ((struct zi_pending *) 0)->d / sizeof (struct zi_totals) == ZI_DATA_KINDS,
-                "a pending line per kind");
-
-static void
-commit (struct zi_pending *p)
-{
-  if (!p->g)
-    return;
-  for (int k = 0; k < ZI_DATA_KINDS; k++)
-    if (p->d[k].elements)
-      zi_totals_add_atomic (&p->g->c[k], &p->d[k]);
-  memset (p, 0, sizeof *p);
-}
 
 /* Move what DS's counter slot counted since it was last taken to DS's
    target, for thread T (T itself in a runtime section, or T stopped for
@@ -102,13 +89,7 @@ take (struct zi_thread *t, struct zi_dslot *ds)
     {
       struct zi_group *g = (struct zi_group *) ds->target;
       cls = g->cls;
-      struct zi_pending *p = &t->pending[((uintptr_t) g >> 6) & (ZI_NPENDING - 1)];
-      if (p->g != g)
-        {
-          commit (p);
-          p->g = g;
-        }
-      zi_totals_add (&p->d[kind], &d);
+      zi_pending_add (t->pending, ZI_NPENDING, g, kind, &d);
     }
   zi_totals_add (&t->data_totals[cls][kind], &d);
 }
@@ -116,8 +97,7 @@ take (struct zi_thread *t, struct zi_dslot *ds)
 void
 zi_dslots_flush (struct zi_thread *t)
 {
-  for (size_t i = 0; i < ZI_NPENDING; i++)
-    commit (&t->pending[i]);
+  zi_pending_commit (t->pending, ZI_NPENDING);
 }
 
 void

@@ -193,6 +193,14 @@ struct zi_entry_wide {
 #define zi_entry_bytes(t) (ZI_WIDE_TYPE (t) ? 48u : 32u)
 
 /* threads.c: per-thread state.  */
+/* Counts on their way to a group's totals, which every thread adds to
+   atomically: a table of lines, one group each, found by the group's
+   address (zi_pending_add).  */
+struct zi_pending {
+  struct zi_group *g;
+  struct zi_totals d[2];             /* [kind] */
+};
+
 struct zi_thread {
   unsigned id;                       /* 0 = the first thread (main) */
   pid_t tid;
@@ -205,16 +213,11 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
+  /* data mode: counts taken from data slots on their way to groups */
+  struct zi_pending pending[64];
   /* data mode: the object the thread's last data-slot miss found and a
      copy of its fields (object_cache.c), valid while __zeroinst_gen is
      LAST_GEN; LAST_KINDS: the kinds it was touched as by this thread */
-  /* data mode: counts taken from data slots on their way to groups,
-     added to the groups' shared totals when evicted or flushed
-     (object_cache.c) */
-  struct zi_pending {
-    struct zi_group *g;
-    struct zi_totals d[2];             /* [kind] */
-  } pending[64];
   struct zi_object *last_object;
   uintptr_t last_base;
   size_t last_size;
@@ -429,6 +432,43 @@ struct zi_object {
   unsigned flags;            /* ZI_OBJECT_BIG: heap.c's treap node follows */
 };
 #define ZI_OBJECT_BIG 1u
+_Static_assert (sizeof ((struct zi_pending *) 0)->d / sizeof (struct zi_totals) == ZI_DATA_KINDS,
+                "a pending line per kind");
+
+/* Add pending line P to its group's totals and empty it.  */
+static inline void
+zi_pending_commit_line (struct zi_pending *p)
+{
+  if (!p->g)
+    return;
+  for (int k = 0; k < ZI_DATA_KINDS; k++)
+    if (p->d[k].elements)
+      zi_totals_add_atomic (&p->g->c[k], &p->d[k]);
+  *p = (struct zi_pending) { 0 };
+}
+
+/* Add D (of KIND) for group G to TABLE (LINES lines, a power of two), in
+   G's line, whose counts first go to their group if it is another.  */
+static inline void
+zi_pending_add (struct zi_pending *table, size_t lines, struct zi_group *g, int kind,
+                const struct zi_totals *d)
+{
+  struct zi_pending *p = &table[((uintptr_t) g >> 6) & (lines - 1)];
+  if (p->g != g)
+    {
+      zi_pending_commit_line (p);
+      p->g = g;
+    }
+  zi_totals_add (&p->d[kind], d);
+}
+
+/* Add every line of TABLE to its group and empty it.  */
+static inline void
+zi_pending_commit (struct zi_pending *table, size_t lines)
+{
+  for (size_t i = 0; i < lines; i++)
+    zi_pending_commit_line (&table[i]);
+}
 extern pthread_rwlock_t zi_objects_lock ZI_HIDDEN;
 extern struct zi_group *zi_groups ZI_HIDDEN;      /* all groups, newest first */
 extern int zi_data_on ZI_HIDDEN;                  /* ZEROINST_MODE has data, runtime up */
