@@ -45,35 +45,40 @@ mark (uint32_t *chunk, int kind, uintptr_t addr, size_t room, unsigned n, uint64
     zi_shadow_mark (kind, addr, n, lo, hi);
 }
 
+/* Where ADDR, loaded by thread T, is (zi_data_find).  */
 static inline enum zi_class
-classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintptr_t *lo,
-          uintptr_t *hi)
+find (const struct zi_thread *t, uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
 {
-  *o = NULL;
-  *lo = *hi = 0;
+  *b = (struct zi_block) { 0 };
   if (!addr)
     {
-      *hi = 1;
+      b->size = 1;
       return ZI_CLASS_STACK;
     }
   if (addr - t->stack_lo < t->stack_hi - t->stack_lo)
     {
-      *lo = t->stack_lo, *hi = t->stack_hi;
+      b->base = t->stack_lo, b->size = t->stack_hi - t->stack_lo;
       return ZI_CLASS_STACK;
     }
-  struct zi_object *obj = zi_object_at (addr);
-  if (obj)
-    {
-      *o = obj;
-      *lo = obj->base, *hi = obj->base + obj->size;
-      return obj->group->cls;
-    }
+  if (zi_object_find (addr, b, gap))
+    return b->group->cls;
   if (addr - zi_main_stack_lo < zi_main_stack_hi - zi_main_stack_lo)
     {
-      *lo = zi_main_stack_lo, *hi = zi_main_stack_hi;
+      b->base = zi_main_stack_lo, b->size = zi_main_stack_hi - zi_main_stack_lo;
       return ZI_CLASS_STACK;
     }
   return ZI_CLASS_UNKNOWN;
+}
+
+static inline enum zi_class
+classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o, uintptr_t *lo,
+          uintptr_t *hi)
+{
+  struct zi_block b;
+  enum zi_class cls = find (t, addr, &b, NULL);
+  *o = b.o;
+  *lo = b.base, *hi = b.base + b.size;
+  return cls;
 }
 
 enum zi_class
@@ -81,6 +86,12 @@ zi_data_classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **
                   uintptr_t *hi)
 {
   return classify (t, addr, o, lo, hi);
+}
+
+enum zi_class
+zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b)
+{
+  return find (t, addr, b, &t->static_gap);
 }
 
 /* The site cache: one line per set.  A thread keeps its cache from

@@ -18,20 +18,39 @@
    full; deleting moves later slots of the run back (no tombstones).
    Memory: one or two 16-byte slots per block; blocks at or above 2^48
    (not made by Linux without a hint) go to heap.c's tree.  All calls hold the
-   objects' write lock, except zi_chunks_at (read lock).  */
+   objects' write lock, except zi_chunks_at, zi_chunks_find and
+   zi_chunks_touch (read lock).  */
 #include <stdlib.h>
 #include "runtime.h"
 
 /* A slot: the block's base and size in one word (the base below 2^48,
    the size less one above it), so that a lookup decides from the slot
    alone, and its object, whose low bits say which of the block's chunks
-   the slot stands for and whether the block has no bytes.  0: empty.  */
+   the slot stands for, whether the block has no bytes and which kinds
+   the object was loaded as, and whose high bits hold its group's id.  A
+   data lookup reads the object only for what the slot does not know
+   (zi_chunks_find): the objects of a program with millions of blocks are
+   as many cache misses again.  0: empty.  */
 struct slot {
   uint64_t range;            /* base | (size - 1) << 48 */
-  uintptr_t o_which;         /* (uintptr_t) object | SECOND | EMPTY_BLOCK */
+  uintptr_t o_which;         /* object | SECOND | EMPTY_BLOCK | TOUCHED (k) | id << 48 */
 };
 #define SECOND 1u            /* the slot of the block's second chunk */
 #define EMPTY_BLOCK 2u       /* a block of 0 bytes */
+/* The object was loaded as kind K (o->kinds has the bit too; a slot may
+   lack a bit its object has: the block's other slot, or a slot made
+   before the load, learns it at its next lookup).  */
+#define TOUCHED(k) (4u << (k))
+#define TOUCHED_ALL (TOUCHED (0) | TOUCHED (1))
+_Static_assert (ZI_DATA_KINDS == 2, "a TOUCHED bit per kind");
+#define LOW_BITS ((uintptr_t) (SECOND | EMPTY_BLOCK | TOUCHED_ALL))
+/* Group ids: 1 to GROUP_IDS - 1, given to groups as their first block is
+   added, in the slot's top 16 bits; 0: none (more groups than ids), the
+   group is read from the object.  Unused ids cost no memory (bss).  */
+#define ID_SHIFT 48
+#define GROUP_IDS (1u << (64 - ID_SHIFT))
+static struct zi_group *group_of_id[GROUP_IDS];
+static unsigned next_id = 1;
 
 static inline uintptr_t
 slot_base (const struct slot *s)
@@ -61,9 +80,12 @@ slot_which (const struct slot *s)
 static inline struct zi_object *
 slot_object (const struct slot *s)
 {
-  return (struct zi_object *) (s->o_which & ~(uintptr_t) (SECOND | EMPTY_BLOCK));
+  return (struct zi_object *) (s->o_which & (((uintptr_t) 1 << ID_SHIFT) - 1) & ~LOW_BITS);
 }
-_Static_assert (_Alignof (struct zi_object) >= 4, "two low bits of object pointers");
+/* Objects of blocks that fit come from page-aligned slabs of 32-byte
+   objects, or from malloc (16-byte aligned: a big object that shrank,
+   heap.c), in the user half of a 48-bit (or smaller) address space.  */
+_Static_assert (sizeof (struct zi_object) % 16 == 0 && LOW_BITS < 16, "low bits of objects");
 
 struct table {
   unsigned shift;            /* chunks of 1 << shift bytes; blocks of at most that */
@@ -177,10 +199,23 @@ zi_chunks_insert (struct zi_object *o)
       t->slots = slots;
       t->mask = n - 1;
     }
+  if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> ID_SHIFT)
+    return 0;                /* not on Linux (see slot_object) */
+  struct zi_group *g = o->group;
+  if (g && !g->chunk_id && next_id < GROUP_IDS)
+    {
+      g->chunk_id = (uint16_t) next_id++;
+      group_of_id[g->chunk_id] = g;
+    }
   uintptr_t c0, c1;
   chunks_of (t, o->base, o->size, &c0, &c1);
+  uintptr_t touched = 0;
+  for (int k = 0; k < ZI_DATA_KINDS; k++)
+    if (o->kinds & (1u << k))
+      touched |= TOUCHED (k);
   struct slot s = { (uint64_t) o->base | (uint64_t) (o->size ? o->size - 1 : 0) << 48,
-                    (uintptr_t) o | (o->size ? 0 : EMPTY_BLOCK) };
+                    (uintptr_t) o | (o->size ? 0 : EMPTY_BLOCK) | touched
+                    | (uintptr_t) (g ? g->chunk_id : 0) << ID_SHIFT };
   put (t, t->slots, t->mask, &s);
   t->used++;
   if (c1 != c0)
@@ -193,9 +228,9 @@ zi_chunks_insert (struct zi_object *o)
   return 1;
 }
 
-/* The block holding ADDR, or NULL.  */
-struct zi_object *
-zi_chunks_at (uintptr_t addr)
+/* The slot of the block holding ADDR, or NULL.  */
+static inline __attribute__ ((always_inline)) struct slot *
+slot_at (uintptr_t addr)
 {
   for (int k = 0; k < TIERS; k++)
     {
@@ -205,9 +240,40 @@ zi_chunks_at (uintptr_t addr)
       uintptr_t c = addr >> t->shift;
       for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
         if (slot_holds (&t->slots[i], addr) && slot_chunk (t, &t->slots[i]) == c)
-          return slot_object (&t->slots[i]);
+          return &t->slots[i];
     }
   return NULL;
+}
+
+/* The block holding ADDR, or NULL.  */
+struct zi_object *
+zi_chunks_at (uintptr_t addr)
+{
+  struct slot *s = slot_at (addr);
+  return s ? slot_object (s) : NULL;
+}
+
+int
+zi_chunks_find (uintptr_t addr, struct zi_block *b)
+{
+  struct slot *s = slot_at (addr);
+  if (!s)
+    return 0;
+  uintptr_t w = __atomic_load_n (&s->o_which, __ATOMIC_RELAXED);
+  b->o = slot_object (s);
+  b->base = slot_base (s);
+  b->size = slot_size (s);
+  b->group = w >> ID_SHIFT ? group_of_id[w >> ID_SHIFT] : b->o->group;
+  b->kinds = (unsigned) (w & TOUCHED_ALL) / TOUCHED (0);
+  b->slot = &s->o_which;
+  return 1;
+}
+
+void
+zi_chunks_touch (const struct zi_block *b, int kind)
+{
+  /* Several readers may add bits at once; writers hold the write lock.  */
+  __atomic_fetch_or (b->slot, (uintptr_t) TOUCHED (kind), __ATOMIC_RELAXED);
 }
 
 /* Remove the block starting at BASE and return it, or NULL.  */

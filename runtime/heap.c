@@ -157,8 +157,12 @@ struct zi_object *
 zi_heap_at (uintptr_t addr)
 {
   struct zi_object *o = zi_chunks_at (addr);
-  if (o)
-    return o;
+  return o ? o : zi_heap_big_at (addr);
+}
+
+struct zi_object *
+zi_heap_big_at (uintptr_t addr)
+{
   struct big *b = floor_node (addr);
   return b && addr - b->o.base < b->o.size ? &b->o : NULL;
 }

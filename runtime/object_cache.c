@@ -231,12 +231,21 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       zi_leave ();
       return ret;
     }
+  /* The element's shadow word, which generated code tests right after
+     this returns: its cache miss (a program of many scattered objects)
+     then overlaps the lookup's instead of following it.  */
+  if (!(addr >> ZI_SHADOW_BITS))
+    {
+      uint32_t *c = __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
+                                     __ATOMIC_RELAXED);
+      if (c)
+        __builtin_prefetch (c + zi_shadow_index (addr));
+    }
   zi_statics_check (t, 0);
   pthread_rwlock_rdlock (&zi_objects_lock);
   gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-  struct zi_object *o;
-  uintptr_t lo, hi;
-  enum zi_class cls = zi_data_classify (t, addr, &o, &lo, &hi);
+  struct zi_block b;
+  enum zi_class cls = zi_data_find (t, addr, &b);
   if (cls == ZI_CLASS_UNKNOWN)
     {
       /* Perhaps a library loaded since: look again with it.  */
@@ -244,23 +253,24 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       zi_statics_check (t, 1);
       pthread_rwlock_rdlock (&zi_objects_lock);
       gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-      cls = zi_data_classify (t, addr, &o, &lo, &hi);
+      cls = zi_data_find (t, addr, &b);
     }
-  if (o)
+  if (b.o)
     {
-      zi_object_touch (o, kind);
-      if (t->last_object != o || t->last_gen != gen)
+      /* B, not the object: reading it is one more cache miss (chunks.c).  */
+      zi_block_touch (&b, kind);
+      if (t->last_object != b.o || t->last_gen != gen)
         {
-          t->last_object = o;
-          t->last_base = o->base;
-          t->last_size = o->size;
-          t->last_group = o->group;
+          t->last_object = b.o;
+          t->last_base = b.base;
+          t->last_size = b.size;
+          t->last_group = b.group;
           t->last_kinds = 0;
           t->last_gen = gen;
         }
       t->last_kinds |= 1u << kind;
     }
-  ret = fill (t, ds, o ? o->group : NULL, cls, lo, hi, gen, addr, value);
+  ret = fill (t, ds, b.o ? b.group : NULL, cls, b.base, b.base + b.size, gen, addr, value);
   pthread_rwlock_unlock (&zi_objects_lock);
   zi_leave ();
   return ret;

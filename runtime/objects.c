@@ -369,3 +369,29 @@ zi_object_at (uintptr_t addr)
   struct zi_object *o = zi_static_at (addr);
   return o ? o : zi_heap_at (addr);
 }
+
+int
+zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
+{
+  /* Statics first, as zi_object_at: see heap.c's zi_heap_at.  */
+  struct zi_object *o = gap && zi_in_static_gap (gap, addr) ? NULL : zi_static_at_gap (addr, gap);
+  if (!o && zi_chunks_find (addr, b))
+    return 1;
+  if (!o)
+    o = zi_heap_big_at (addr);
+  if (!o)
+    return 0;
+  *b = (struct zi_block) { o, o->base, o->size, o->group,
+                           __atomic_load_n (&o->kinds, __ATOMIC_RELAXED), NULL };
+  return 1;
+}
+
+void
+zi_block_touch_new (struct zi_block *b, int kind)
+{
+  /* The object first: a slot's bit says the object has it.  */
+  zi_object_touch (b->o, kind);
+  if (b->slot)
+    zi_chunks_touch (b, kind);
+  b->kinds |= 1u << kind;
+}

@@ -201,6 +201,12 @@ struct zi_pending {
   struct zi_totals d[2];             /* [kind] */
 };
 
+/* A range of addresses with no static object (statics.c).  */
+struct zi_static_gap {
+  uintptr_t lo, hi;
+  uint64_t gen;              /* 0: none */
+};
+
 struct zi_thread {
   unsigned id;                       /* 0 = the first thread (main) */
   pid_t tid;
@@ -213,6 +219,7 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
+  struct zi_static_gap static_gap;   /* data mode: zi_static_at_gap */
   /* data mode: counts taken from data slots on their way to groups */
   struct zi_pending pending[64];
   /* data mode: the object the thread's last data-slot miss found and a
@@ -421,6 +428,7 @@ struct zi_group {
   struct zi_map dead_map[ZI_DATA_KINDS];  /* their maps, OR-ed by offset */
   size_t max_size;           /* largest object */
   long report_slot[ZI_DATA_KINDS];   /* data_records.c, report time */
+  uint16_t chunk_id;         /* heap: its id in chunk slots (chunks.c), 0 if none */
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
@@ -497,6 +505,28 @@ void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
 /* The object holding ADDR, or NULL (read lock held).  */
 struct zi_object *zi_object_at (uintptr_t addr) ZI_HIDDEN;
+/* An object found for a data lookup: what zi_object_at's object says,
+   read from a heap block's chunk slot when it can be (zi_chunks_find),
+   so that the object itself is not read.  Valid under the read lock.  */
+struct zi_block {
+  struct zi_object *o;
+  uintptr_t base;
+  size_t size;
+  struct zi_group *group;
+  unsigned kinds;            /* a subset of o->kinds */
+  uintptr_t *slot;           /* the chunk slot's word (chunks.c), or NULL */
+};
+/* The object holding ADDR into *B (1), or 0, as zi_object_at; GAP as in
+   zi_static_at_gap.  */
+int zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap) ZI_HIDDEN;
+/* B's object was loaded as KIND (zi_object_touch).  */
+void zi_block_touch_new (struct zi_block *b, int kind) ZI_HIDDEN;
+static inline void
+zi_block_touch (struct zi_block *b, int kind)
+{
+  if (!(b->kinds & (1u << kind)))
+    zi_block_touch_new (b, kind);
+}
 /* statics.c */
 void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules into account */
 /* Before an object lookup by T: zi_statics_refresh when FORCE (an address
@@ -507,18 +537,35 @@ void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules i
 #define ZI_STATICS_EVERY 1024
 void zi_statics_check (struct zi_thread *t, int force) ZI_HIDDEN;
 struct zi_object *zi_static_at (uintptr_t addr) ZI_HIDDEN;
+/* The same, and when ADDR lies between two modules' statics, that range
+   into *GAP (if not NULL): a thread's heap loads mostly fall in one
+   (between the program's data and the libraries'), which
+   zi_in_static_gap then rules out without a search.  */
+struct zi_object *zi_static_at_gap (uintptr_t addr, struct zi_static_gap *gap) ZI_HIDDEN;
+extern uint64_t zi_statics_gen ZI_HIDDEN;     /* changes when the gaps do (read lock) */
+static inline int
+zi_in_static_gap (const struct zi_static_gap *gap, uintptr_t addr)
+{
+  return gap->gen == zi_statics_gen && addr - gap->lo < gap->hi - gap->lo;
+}
 void zi_statics_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 /* heap.c */
 void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
 void zi_heap_untrack (void *p) ZI_HIDDEN;
 void zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
 struct zi_object *zi_heap_at (uintptr_t addr) ZI_HIDDEN;
+struct zi_object *zi_heap_big_at (uintptr_t addr) ZI_HIDDEN;   /* not in the chunk tables */
 /* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes below 2^48
-   (ZI_CHUNKS_FIT; write lock held, but zi_chunks_at: read lock).  */
+   (ZI_CHUNKS_FIT; write lock held, but zi_chunks_at, zi_chunks_find and
+   zi_chunks_touch: read lock).  */
 #define ZI_CHUNK_MAX 65536
 #define ZI_CHUNKS_FIT(base, size) ((size) <= ZI_CHUNK_MAX && !((uint64_t) (base) >> 48))
 int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;
 struct zi_object *zi_chunks_at (uintptr_t addr) ZI_HIDDEN;
+/* The block holding ADDR described in *B from its slot (1), or 0.  */
+int zi_chunks_find (uintptr_t addr, struct zi_block *b) ZI_HIDDEN;
+/* Note in B's slot that its object was loaded as KIND (read lock held).  */
+void zi_chunks_touch (const struct zi_block *b, int kind) ZI_HIDDEN;
 struct zi_object *zi_chunks_take (uintptr_t base) ZI_HIDDEN;
 struct zi_object *zi_chunks_take_overlapping (uintptr_t base, size_t size) ZI_HIDDEN;
 void zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
@@ -533,6 +580,9 @@ void zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin,
    it is not worth caching).  Read lock held.  */
 enum zi_class zi_data_classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o,
                                 uintptr_t *lo, uintptr_t *hi) ZI_HIDDEN;
+/* The same, into *B (o NULL and [base, base + size) the range if not an
+   object), the group read from the object only if its slot cannot say.  */
+enum zi_class zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b) ZI_HIDDEN;
 /* object_cache.c: data slots (zeroinst-abi.h).  */
 void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_info *si)
     ZI_HIDDEN;

@@ -54,6 +54,9 @@ struct span {
 };
 static struct span *spans;
 static size_t nspans;
+/* Changes with the spans (write lock held): a gap between them that a
+   thread keeps (zi_static_at_gap) holds while this is the same.  */
+uint64_t zi_statics_gen = 1;
 
 struct static_object {
   struct zi_object o;
@@ -159,6 +162,7 @@ sort_table (void)
 static void
 make_spans (void)
 {
+  zi_statics_gen++;
   size_t n = 0;
   for (size_t i = 0; i < ntable; i++)
     if (!i || table[i].module != table[i - 1].module)
@@ -309,6 +313,12 @@ zi_statics_refresh (void)
 struct zi_object *
 zi_static_at (uintptr_t addr)
 {
+  return zi_static_at_gap (addr, NULL);
+}
+
+struct zi_object *
+zi_static_at_gap (uintptr_t addr, struct zi_static_gap *gap)
+{
   size_t lo = 0, hi = ntable;
   /* No spans for a non-empty table only if memory ran out: search it all.  */
   if (nspans || !ntable)
@@ -327,7 +337,13 @@ zi_static_at (uintptr_t addr)
             b = mid;
         }
       if (!a || addr >= spans[a - 1].hi)
-        return NULL;
+        {
+          if (gap)
+            *gap = (struct zi_static_gap) { a ? spans[a - 1].hi : 0,
+                                            a < nspans ? spans[a].lo : UINTPTR_MAX,
+                                            zi_statics_gen };
+          return NULL;
+        }
       lo = spans[a - 1].first;
       hi = spans[a - 1].end;
     }

@@ -52,6 +52,16 @@ zi_object_at (uintptr_t addr)
   return NULL;
 }
 
+int
+zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
+{
+  (void) gap;
+  struct zi_object *o = zi_object_at (addr);
+  if (o)
+    *b = (struct zi_block) { o, o->base, o->size, o->group, o->kinds, NULL };
+  return o != NULL;
+}
+
 void zi_warn (const char *fmt, ...) { (void) fmt; }
 
 void

@@ -4,7 +4,13 @@
    chunks) come and go in a fake address space, with lookups of random
    addresses (in blocks, in gaps, at their edges), removals by base and
    removals of whatever overlaps a random range (small, or wider than a
-   table; starting at a live block's base or at its last byte).  Exit status 0 when every answer matches the list's.  */
+   table; starting at a live block's base or at its last byte).  Lookups
+   also through zi_chunks_find, whose range, object, group and loaded
+   kinds come from the slot: blocks of groups with an id and of groups
+   made after the ids ran out (the group read from the object), loaded
+   kinds noted at random (zi_chunks_touch) and carried by every slot
+   made from then on.  Exit status 0 when every answer matches the
+   list's.  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +22,12 @@
 static struct zi_object *live[MAXLIVE];
 static int seen[MAXLIVE];
 static int nlive;
-
+/* Groups: the first EARLY with ids, the others made when there were none
+   left (65535 ids: the groups of blocks inserted in between took them).  */
+#define EARLY 6
+#define GROUPS 12
+#define ID_EATERS 65536
+static struct zi_group groups[GROUPS];
 
 /* The list's answer: the block holding ADDR (blocks do not overlap).  */
 static struct zi_object *
@@ -77,6 +88,16 @@ free_place (size_t size)
   return 0;
 }
 
+/* Has block O one slot (one chunk of its tier)?  Then every load noted
+   is in it; a block of two chunks has its loads noted in the slot of the
+   chunk they were in.  */
+static int
+one_slot (const struct zi_object *o)
+{
+  unsigned shift = o->size <= 64 ? 6 : o->size <= 256 ? 8 : o->size <= 4096 ? 12 : 16;
+  return o->base >> shift == (o->base + (o->size ? o->size - 1 : 0)) >> shift;
+}
+
 /* zi_chunks_each's callback: count O in SEEN, or as a stray in *ARG.  */
 static void
 visit (struct zi_object *o, void *arg)
@@ -96,6 +117,25 @@ main (void)
   rs = 0x853c49e6748fea9bull;
   long bad = 0, ops = 0;
   int most = 0;
+  /* Groups 0 to EARLY-1 take the first ids, ID_EATERS blocks of groups
+     of their own the rest, and groups EARLY and on find none.  */
+  for (int i = 0; i < GROUPS + ID_EATERS; i++)
+    {
+      struct zi_object o = { .base = 0x1000, .size = 16 };
+      o.group = i < EARLY ? &groups[i] : i < EARLY + ID_EATERS ? calloc (1, sizeof *o.group)
+                : &groups[i - ID_EATERS];
+      if (!zi_chunks_insert (&o) || zi_chunks_take (0x1000) != &o)
+        {
+          printf ("insert or take failed\n");
+          return 1;
+        }
+    }
+  for (int i = 0; i < GROUPS; i++)
+    if (!groups[i].chunk_id != (i >= EARLY))
+      {
+        printf ("group %d has id %u\n", i, groups[i].chunk_id);
+        return 1;
+      }
   for (int step = 0; step < 150000; step++, ops++)
     {
       unsigned what = rnd () % 20;
@@ -108,6 +148,8 @@ main (void)
           struct zi_object *o = calloc (1, sizeof *o);
           o->base = base;
           o->size = size;
+          o->group = &groups[rnd () % GROUPS];
+          o->kinds = rnd () % 4;
           if (!zi_chunks_insert (o))
             {
               printf ("insert failed\n");
@@ -180,6 +222,30 @@ main (void)
               if (got != want && bad++ < 5)
                 printf ("step %d: at %#lx: %p, expected %p\n", step, (unsigned long) addr,
                         (void *) got, (void *) want);
+              struct zi_block b;
+              int found = zi_chunks_find (addr, &b);
+              if (found != (want != NULL)
+                  || (want && (b.o != want || b.base != want->base || b.size != want->size
+                               || b.group != want->group || (b.kinds & ~want->kinds)))
+                  || (found && one_slot (want) && b.kinds != want->kinds)
+                  || (found && !b.slot))
+                {
+                  if (bad++ < 5)
+                    printf ("step %d: find %#lx: %d %p %#lx+%zu group %p kinds %u\n", step,
+                            (unsigned long) addr, found, (void *) b.o, (unsigned long) b.base,
+                            b.size, (void *) b.group, b.kinds);
+                  continue;
+                }
+              if (!found)
+                continue;
+              /* A load as kind K: the object learns it, then its slot;
+                 the next lookup through that slot knows it.  */
+              int k = (int) (rnd () % 2);
+              want->kinds |= 1u << k;
+              zi_chunks_touch (&b, k);
+              if ((!zi_chunks_find (addr, &b) || !(b.kinds & (1u << k))) && bad++ < 5)
+                printf ("step %d: %#lx touched as %d, not in its slot\n", step,
+                        (unsigned long) addr, k);
             }
         }
     }

@@ -1,7 +1,7 @@
 /* Data-centric analysis across shared objects: static objects of an
    instrumented shared library linked to the program (data_shlib_lib.c,
    libzidshlib.so) and of one loaded later with dlopen (data_dlopen_lib.c,
-   libzidl.so), read by the libraries' own code and by main through
+   libzidl.so; after the other loads), read by the libraries' own code and by main through
    pointers the libraries return; a heap object allocated in the library;
    and two file-static objects named "priv", one in the program, one in
    the library, told apart by module.  With ZI_TEST_DLCLOSE=1 in the
@@ -102,6 +102,22 @@ main (int argc, char **argv)
 {
   (void) argv;
   int z = argc - 1;  /* 0: values cannot be folded */
+  lib_fill (z);
+  priv[0] = 1 + z;
+  priv[1] = 2 + z;
+
+  int64_t s = lib_sum (8);
+  s += sum64 (lib_table_ptr () + 4, 8);
+  s += lib_priv_sum ();
+  s += sum32 (priv, 4);
+  int32_t *p = lib_make (8, z);  // [[call_make]]
+  s += sum32 (p, 8);
+  free (p);
+
+  /* Loaded after the loads above: the heap object's lookup found its
+     address between the modules' statics, a range the thread keeps
+     (statics.c, zi_static_at_gap), and the loader maps the library
+     among the ranges known then.  */
   const char *path = getenv ("ZI_TEST_DLOPEN_zidl");
   if (!path)
     {
@@ -119,19 +135,7 @@ main (int argc, char **argv)
   double *(*dl_ptr) (void) = (double *(*) (void)) dlsym (h, "dl_ptr");
   if (!dl_fill || !dl_sum || !dl_ptr)
     return 1;
-
-  lib_fill (z);
   dl_fill (z);
-  priv[0] = 1 + z;
-  priv[1] = 2 + z;
-
-  int64_t s = lib_sum (8);
-  s += sum64 (lib_table_ptr () + 4, 8);
-  s += lib_priv_sum ();
-  s += sum32 (priv, 4);
-  int32_t *p = lib_make (8, z);  // [[call_make]]
-  s += sum32 (p, 8);
-  free (p);
   double d = dl_sum (16);
   d += sumd (dl_ptr () + 16, 16);
   /* With ZI_TEST_DLCLOSE set (variant data_shlib_dlclose) the library is
