@@ -237,13 +237,11 @@ ZI_ALLOC (realloc) (void *old, size_t size)
       zi_leave ();
       return p;
     }
-  void *p = next.realloc (old, size);
-  if (!old && p)
+  void *p;
+  if (old)
+    p = zi_heap_realloc (old, size, next.realloc, RA, "realloc");
+  else if ((p = next.realloc (old, size)))
     zi_heap_track (p, size, RA, "realloc");
-  else if (old && p)
-    zi_heap_moved (old, p, size, RA, "realloc");
-  else if (old && size == 0)
-    zi_heap_untrack (old);     /* realloc (p, 0) freed p */
   zi_leave ();
   return p;
 }

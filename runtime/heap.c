@@ -313,7 +313,7 @@ group_for (const struct zi_node *node, const char *allocator)
 /* Add O to the chunk tables or the tree (write lock held); 0 if memory ran
    out.  Its links are set afresh: a block re-added after realloc still has
    the old ones (kept, they made a cycle in the tree).  A block the chunk
-   tables do not take has a big object (object_new, or zi_heap_moved).  */
+   tables do not take has a big object (object_new, or zi_heap_realloc).  */
 static int
 add (struct zi_object *o)
 {
@@ -377,14 +377,24 @@ zi_heap_untrack (void *p)
   pthread_rwlock_unlock (&zi_objects_lock);
 }
 
-/* realloc moved or resized block OLD to P (SIZE bytes); RA and ALLOCATOR
-   for a block that was not tracked.  */
-void
-zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator)
+void *
+zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr_t ra,
+                 const char *allocator)
 {
+  /* The write lock across the real realloc: once it has released OLD's
+     memory, another thread's malloc may be given it, and its block must
+     not be taken for OLD's (moved, or buried as stale, in its place).
+     Lock order: ours, then the allocator's, as everywhere (our tables
+     are allocated under ours).  */
   pthread_rwlock_wrlock (&zi_objects_lock);
-  struct zi_object *o = take ((uintptr_t) old);
-  if (o)
+  void *p = real (old, size);
+  struct zi_object *o = p || !size ? take ((uintptr_t) old) : NULL;
+  if (o && !p)
+    {
+      bury (o);                /* realloc (OLD, 0) freed it */
+      o = NULL;
+    }
+  else if (o)
     {
       /* Stale blocks in the new range go first: burying them clears
          their states, which must not clear the moved ones.  */
@@ -415,8 +425,9 @@ zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *alloca
         }
     }
   pthread_rwlock_unlock (&zi_objects_lock);
-  if (!o)
+  if (p && !o)
     zi_heap_track (p, size, ra, allocator);
+  return p;
 }
 
 static void

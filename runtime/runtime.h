@@ -552,7 +552,10 @@ void zi_statics_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HID
 /* heap.c */
 void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
 void zi_heap_untrack (void *p) ZI_HIDDEN;
-void zi_heap_moved (void *old, void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
+/* realloc (OLD, SIZE) through REAL (the C library's), OLD's object moved
+   or resized with it; RA and ALLOCATOR for a result that was not tracked.  */
+void *zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr_t ra,
+                       const char *allocator) ZI_HIDDEN;
 struct zi_object *zi_heap_at (uintptr_t addr) ZI_HIDDEN;
 struct zi_object *zi_heap_big_at (uintptr_t addr) ZI_HIDDEN;   /* not in the chunk tables */
 /* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes below 2^48
