@@ -59,32 +59,48 @@ slot_base (const struct slot *s)
 }
 
 /* Does slot S's block hold ADDR?  */
+/* The object word, which readers may OR kind bits into (zi_chunks_touch)
+   while others read it.  */
+static inline uintptr_t
+slot_word (const struct slot *s)
+{
+  return __atomic_load_n (&s->o_which, __ATOMIC_RELAXED);
+}
+
 static inline int
 slot_holds (const struct slot *s, uintptr_t addr)
 {
-  return !(s->o_which & EMPTY_BLOCK) && addr - slot_base (s) <= (uintptr_t) (s->range >> 48);
+  return !(slot_word (s) & EMPTY_BLOCK) && addr - slot_base (s) <= (uintptr_t) (s->range >> 48);
 }
 
 static inline size_t
 slot_size (const struct slot *s)
 {
-  return s->o_which & EMPTY_BLOCK ? 0 : (size_t) (s->range >> 48) + 1;
+  return slot_word (s) & EMPTY_BLOCK ? 0 : (size_t) (s->range >> 48) + 1;
 }
 
 static inline unsigned
 slot_which (const struct slot *s)
 {
-  return s->o_which ? (unsigned) (s->o_which & SECOND) + 1 : 0;
+  uintptr_t w = slot_word (s);
+  return w ? (unsigned) (w & SECOND) + 1 : 0;
+}
+
+static inline struct zi_object *
+word_object (uintptr_t w)
+{
+  return (struct zi_object *) (w & (((uintptr_t) 1 << ID_SHIFT) - 1) & ~LOW_BITS);
 }
 
 static inline struct zi_object *
 slot_object (const struct slot *s)
 {
-  return (struct zi_object *) (s->o_which & (((uintptr_t) 1 << ID_SHIFT) - 1) & ~LOW_BITS);
+  return word_object (slot_word (s));
 }
-/* Objects of blocks that fit come from page-aligned slabs of 32-byte
-   objects, or from malloc (16-byte aligned: a big object that shrank,
-   heap.c), in the user half of a 48-bit (or smaller) address space.  */
+/* Objects of blocks in the tables come from page-aligned slabs of
+   32-byte objects (heap.c; a big object that shrinks into the tables is
+   copied into one), in the user half of a 48-bit or smaller address
+   space.  */
 _Static_assert (sizeof (struct zi_object) % 16 == 0 && LOW_BITS < 16, "low bits of objects");
 
 struct table {
@@ -118,7 +134,7 @@ home (uintptr_t chunk, size_t mask)
 static uintptr_t
 slot_chunk (const struct table *t, const struct slot *s)
 {
-  return (slot_base (s) >> t->shift) + (s->o_which & SECOND);
+  return (slot_base (s) >> t->shift) + (slot_word (s) & SECOND);
 }
 
 /* The chunks of a block at BASE of SIZE bytes in T (*C1 == *C0 if one).  */
@@ -200,7 +216,7 @@ zi_chunks_insert (struct zi_object *o)
       t->mask = n - 1;
     }
   if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> ID_SHIFT)
-    return 0;                /* not on Linux (see slot_object) */
+    return 0;                /* not a slab object (see slot_object) */
   struct zi_group *g = o->group;
   if (g && !g->chunk_id && next_id < GROUP_IDS)
     {
@@ -238,7 +254,7 @@ slot_at (uintptr_t addr)
       if (!t->blocks)
         continue;
       uintptr_t c = addr >> t->shift;
-      for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
+      for (size_t i = home (c, t->mask); slot_word (&t->slots[i]); i = (i + 1) & t->mask)
         if (slot_holds (&t->slots[i], addr) && slot_chunk (t, &t->slots[i]) == c)
           return &t->slots[i];
     }
@@ -259,8 +275,8 @@ zi_chunks_find (uintptr_t addr, struct zi_block *b)
   struct slot *s = slot_at (addr);
   if (!s)
     return 0;
-  uintptr_t w = __atomic_load_n (&s->o_which, __ATOMIC_RELAXED);
-  b->o = slot_object (s);
+  uintptr_t w = slot_word (s);
+  b->o = word_object (w);
   b->base = slot_base (s);
   b->size = slot_size (s);
   b->group = w >> ID_SHIFT ? group_of_id[w >> ID_SHIFT] : b->o->group;

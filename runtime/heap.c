@@ -400,9 +400,11 @@ zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr
          their states, which must not clear the moved ones.  */
       drop_overlaps ((uintptr_t) p, size);
       zi_object_resize (o, (uintptr_t) p, size);
-      if (!ZI_CHUNKS_FIT ((uintptr_t) p, size) && !(o->flags & ZI_OBJECT_BIG))
+      if (!ZI_CHUNKS_FIT ((uintptr_t) p, size) != !!(o->flags & ZI_OBJECT_BIG))
         {
-          /* Grown past the chunk tables: it needs a treap node.  */
+          /* Grown past the chunk tables (it needs a treap node), or
+             shrunk into them (a slab object: what a chunk slot can
+             point to, chunks.c).  */
           struct zi_object *b = object_new ((uintptr_t) p, size);
           if (!b)
             {

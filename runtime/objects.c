@@ -373,7 +373,9 @@ zi_object_at (uintptr_t addr)
 int
 zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
 {
-  /* Statics first, as zi_object_at: see heap.c's zi_heap_at.  */
+  /* Statics first, as zi_object_at: a heap block inside a static object
+     (the pool of a program's own allocator, linked -static) counts for
+     the static object.  */
   struct zi_object *o = gap && zi_in_static_gap (gap, addr) ? NULL : zi_static_at_gap (addr, gap);
   if (!o && zi_chunks_find (addr, b))
     return 1;

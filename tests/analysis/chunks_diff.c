@@ -119,17 +119,19 @@ main (void)
   int most = 0;
   /* Groups 0 to EARLY-1 take the first ids, ID_EATERS blocks of groups
      of their own the rest, and groups EARLY and on find none.  */
+  struct zi_object *eater = calloc (1, sizeof *eater);   /* 16-byte aligned, as a slab's */
   for (int i = 0; i < GROUPS + ID_EATERS; i++)
     {
-      struct zi_object o = { .base = 0x1000, .size = 16 };
-      o.group = i < EARLY ? &groups[i] : i < EARLY + ID_EATERS ? calloc (1, sizeof *o.group)
-                : &groups[i - ID_EATERS];
-      if (!zi_chunks_insert (&o) || zi_chunks_take (0x1000) != &o)
+      *eater = (struct zi_object) { .base = 0x1000, .size = 16 };
+      eater->group = i < EARLY ? &groups[i] : i < EARLY + ID_EATERS ? calloc (1, sizeof *eater->group)
+                     : &groups[i - ID_EATERS];
+      if (!zi_chunks_insert (eater) || zi_chunks_take (0x1000) != eater)
         {
           printf ("insert or take failed\n");
           return 1;
         }
     }
+  free (eater);
   for (int i = 0; i < GROUPS; i++)
     if (!groups[i].chunk_id != (i >= EARLY))
       {
