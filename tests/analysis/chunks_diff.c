@@ -28,6 +28,7 @@ static int nlive;
 #define GROUPS 12
 #define ID_EATERS 65536
 static struct zi_group groups[GROUPS];
+static struct zi_group *eaters;     /* ID_EATERS groups, kept: the ids name them */
 
 /* The list's answer: the block holding ADDR (blocks do not overlap).  */
 static struct zi_object *
@@ -120,10 +121,13 @@ main (void)
   /* Groups 0 to EARLY-1 take the first ids, ID_EATERS blocks of groups
      of their own the rest, and groups EARLY and on find none.  */
   struct zi_object *eater = calloc (1, sizeof *eater);   /* 16-byte aligned, as a slab's */
+  eaters = calloc (ID_EATERS, sizeof *eaters);
+  if (!eater || !eaters)
+    return 1;
   for (int i = 0; i < GROUPS + ID_EATERS; i++)
     {
       *eater = (struct zi_object) { .base = 0x1000, .size = 16 };
-      eater->group = i < EARLY ? &groups[i] : i < EARLY + ID_EATERS ? calloc (1, sizeof *eater->group)
+      eater->group = i < EARLY ? &groups[i] : i < EARLY + ID_EATERS ? &eaters[i - EARLY]
                      : &groups[i - ID_EATERS];
       if (!zi_chunks_insert (eater) || zi_chunks_take (0x1000) != eater)
         {
