@@ -18,8 +18,8 @@
    full; deleting moves later slots of the run back (no tombstones).
    Memory: one or two 16-byte slots per block; blocks at or above 2^48
    (not made by Linux without a hint) go to heap.c's tree.  All calls hold the
-   objects' write lock, except zi_chunks_at, zi_chunks_find and
-   zi_chunks_touch (read lock).  */
+   objects' write lock, except zi_chunks_find and zi_chunks_touch (read
+   lock).  */
 #include <stdlib.h>
 #include "runtime.h"
 
@@ -58,19 +58,12 @@ slot_base (const struct slot *s)
   return (uintptr_t) (s->range & ((1ull << 48) - 1));
 }
 
-/* Does slot S's block hold ADDR?  */
 /* The object word, which readers may OR kind bits into (zi_chunks_touch)
    while others read it.  */
 static inline uintptr_t
 slot_word (const struct slot *s)
 {
   return __atomic_load_n (&s->o_which, __ATOMIC_RELAXED);
-}
-
-static inline int
-slot_holds (const struct slot *s, uintptr_t addr)
-{
-  return !(slot_word (s) & EMPTY_BLOCK) && addr - slot_base (s) <= (uintptr_t) (s->range >> 48);
 }
 
 static inline size_t
@@ -244,9 +237,10 @@ zi_chunks_insert (struct zi_object *o)
   return 1;
 }
 
-/* The slot of the block holding ADDR, or NULL.  */
+/* The slot of the block holding ADDR, or NULL, and its word in *W (read
+   once per slot: a lookup reads a few).  */
 static inline __attribute__ ((always_inline)) struct slot *
-slot_at (uintptr_t addr)
+slot_at (uintptr_t addr, uintptr_t *w)
 {
   for (int k = 0; k < TIERS; k++)
     {
@@ -254,28 +248,24 @@ slot_at (uintptr_t addr)
       if (!t->blocks)
         continue;
       uintptr_t c = addr >> t->shift;
-      for (size_t i = home (c, t->mask); slot_word (&t->slots[i]); i = (i + 1) & t->mask)
-        if (slot_holds (&t->slots[i], addr) && slot_chunk (t, &t->slots[i]) == c)
-          return &t->slots[i];
+      for (size_t i = home (c, t->mask); (*w = slot_word (&t->slots[i])); i = (i + 1) & t->mask)
+        {
+          const struct slot *s = &t->slots[i];
+          if (!(*w & EMPTY_BLOCK) && addr - slot_base (s) <= (uintptr_t) (s->range >> 48)
+              && (slot_base (s) >> t->shift) + (*w & SECOND) == c)
+            return &t->slots[i];
+        }
     }
   return NULL;
-}
-
-/* The block holding ADDR, or NULL.  */
-struct zi_object *
-zi_chunks_at (uintptr_t addr)
-{
-  struct slot *s = slot_at (addr);
-  return s ? slot_object (s) : NULL;
 }
 
 int
 zi_chunks_find (uintptr_t addr, struct zi_block *b)
 {
-  struct slot *s = slot_at (addr);
+  uintptr_t w;
+  struct slot *s = slot_at (addr, &w);
   if (!s)
     return 0;
-  uintptr_t w = slot_word (s);
   b->o = word_object (w);
   b->base = slot_base (s);
   b->size = slot_size (s);

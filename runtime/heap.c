@@ -154,13 +154,6 @@ ceil_node (uintptr_t addr)
 }
 
 struct zi_object *
-zi_heap_at (uintptr_t addr)
-{
-  struct zi_object *o = zi_chunks_at (addr);
-  return o ? o : zi_heap_big_at (addr);
-}
-
-struct zi_object *
 zi_heap_big_at (uintptr_t addr)
 {
   struct big *b = floor_node (addr);

@@ -363,20 +363,13 @@ zi_group_publish (struct zi_group *g)
   while (!__atomic_compare_exchange_n (&zi_groups, &head, g, 1, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
 }
 
-struct zi_object *
-zi_object_at (uintptr_t addr)
-{
-  struct zi_object *o = zi_static_at (addr);
-  return o ? o : zi_heap_at (addr);
-}
-
 int
 zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
 {
-  /* Statics first, as zi_object_at: a heap block inside a static object
+  /* Statics first: a heap block inside a static object
      (the pool of a program's own allocator, linked -static) counts for
      the static object.  */
-  struct zi_object *o = gap && zi_in_static_gap (gap, addr) ? NULL : zi_static_at_gap (addr, gap);
+  struct zi_object *o = gap && zi_in_static_gap (gap, addr) ? NULL : zi_static_at (addr, gap);
   if (!o && zi_chunks_find (addr, b))
     return 1;
   if (!o)

@@ -219,7 +219,7 @@ struct zi_thread {
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
   void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
-  struct zi_static_gap static_gap;   /* data mode: zi_static_at_gap */
+  struct zi_static_gap static_gap;   /* data mode: zi_static_at */
   /* data mode: counts taken from data slots on their way to groups */
   struct zi_pending pending[64];
   /* data mode: the object the thread's last data-slot miss found and a
@@ -503,11 +503,9 @@ void zi_map_fold (struct zi_map *dst, const uint64_t *bits, size_t size, unsigne
 void zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind) ZI_HIDDEN;
 void zi_object_bury (struct zi_object *o) ZI_HIDDEN;
 void zi_group_publish (struct zi_group *g) ZI_HIDDEN;
-/* The object holding ADDR, or NULL (read lock held).  */
-struct zi_object *zi_object_at (uintptr_t addr) ZI_HIDDEN;
-/* An object found for a data lookup: what zi_object_at's object says,
-   read from a heap block's chunk slot when it can be (zi_chunks_find),
-   so that the object itself is not read.  Valid under the read lock.  */
+/* An object found by address: its fields, read from a heap block's
+   chunk slot when it can be (zi_chunks_find), so that the object itself
+   is not read.  Valid under the read lock.  */
 struct zi_block {
   struct zi_object *o;
   uintptr_t base;
@@ -516,8 +514,8 @@ struct zi_block {
   unsigned kinds;            /* a subset of o->kinds */
   uintptr_t *slot;           /* the chunk slot's word (chunks.c), or NULL */
 };
-/* The object holding ADDR into *B (1), or 0, as zi_object_at; GAP as in
-   zi_static_at_gap.  */
+/* The object holding ADDR into *B (1), or 0 (read lock held); GAP as in
+   zi_static_at (may be NULL).  */
 int zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap) ZI_HIDDEN;
 /* B's object was loaded as KIND (zi_object_touch).  */
 void zi_block_touch_new (struct zi_block *b, int kind) ZI_HIDDEN;
@@ -536,12 +534,12 @@ void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules i
    loader's lock at every lookup.  */
 #define ZI_STATICS_EVERY 1024
 void zi_statics_check (struct zi_thread *t, int force) ZI_HIDDEN;
-struct zi_object *zi_static_at (uintptr_t addr) ZI_HIDDEN;
-/* The same, and when ADDR lies between two modules' statics, that range
-   into *GAP (if not NULL): a thread's heap loads mostly fall in one
-   (between the program's data and the libraries'), which
-   zi_in_static_gap then rules out without a search.  */
-struct zi_object *zi_static_at_gap (uintptr_t addr, struct zi_static_gap *gap) ZI_HIDDEN;
+/* The static object holding ADDR, or NULL (read lock held); when ADDR
+   lies between two modules' statics, that range into *GAP (if not
+   NULL): a thread's heap loads mostly fall in one (between the
+   program's data and the libraries'), which zi_in_static_gap then rules
+   out without a search.  */
+struct zi_object *zi_static_at (uintptr_t addr, struct zi_static_gap *gap) ZI_HIDDEN;
 extern uint64_t zi_statics_gen ZI_HIDDEN;     /* changes when the gaps do (read lock) */
 static inline int
 zi_in_static_gap (const struct zi_static_gap *gap, uintptr_t addr)
@@ -556,15 +554,13 @@ void zi_heap_untrack (void *p) ZI_HIDDEN;
    or resized with it; RA and ALLOCATOR for a result that was not tracked.  */
 void *zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr_t ra,
                        const char *allocator) ZI_HIDDEN;
-struct zi_object *zi_heap_at (uintptr_t addr) ZI_HIDDEN;
 struct zi_object *zi_heap_big_at (uintptr_t addr) ZI_HIDDEN;   /* not in the chunk tables */
 /* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes below 2^48
-   (ZI_CHUNKS_FIT; write lock held, but zi_chunks_at, zi_chunks_find and
-   zi_chunks_touch: read lock).  */
+   (ZI_CHUNKS_FIT; write lock held, but zi_chunks_find and zi_chunks_touch:
+   read lock).  */
 #define ZI_CHUNK_MAX 65536
 #define ZI_CHUNKS_FIT(base, size) ((size) <= ZI_CHUNK_MAX && !((uint64_t) (base) >> 48))
 int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;
-struct zi_object *zi_chunks_at (uintptr_t addr) ZI_HIDDEN;
 /* The block holding ADDR described in *B from its slot (1), or 0.  */
 int zi_chunks_find (uintptr_t addr, struct zi_block *b) ZI_HIDDEN;
 /* Note in B's slot that its object was loaded as KIND (read lock held).  */

@@ -55,7 +55,7 @@ struct span {
 static struct span *spans;
 static size_t nspans;
 /* Changes with the spans (write lock held): a gap between them that a
-   thread keeps (zi_static_at_gap) holds while this is the same.  */
+   thread keeps (zi_static_at) holds while this is the same.  */
 uint64_t zi_statics_gen = 1;
 
 struct static_object {
@@ -308,16 +308,11 @@ zi_statics_refresh (void)
   pthread_rwlock_unlock (&zi_objects_lock);
 }
 
-/* The static object holding ADDR, made on first use.  Read lock held:
-   several threads may make it at once, one wins.  */
+/* The static object holding ADDR, made on first use, and the gap ADDR
+   lies in (runtime.h).  Read lock held: several threads may make the
+   object at once, one wins.  */
 struct zi_object *
-zi_static_at (uintptr_t addr)
-{
-  return zi_static_at_gap (addr, NULL);
-}
-
-struct zi_object *
-zi_static_at_gap (uintptr_t addr, struct zi_static_gap *gap)
+zi_static_at (uintptr_t addr, struct zi_static_gap *gap)
 {
   size_t lo = 0, hi = ntable;
   /* No spans for a non-empty table only if memory ran out: search it all.  */

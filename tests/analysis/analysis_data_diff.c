@@ -43,7 +43,8 @@ int zi_thread_is_self (const struct zi_thread *t) { (void) t; return own_thread;
 static struct zi_object objs[NOBJ];
 static struct zi_group groups[NGROUPS];
 
-struct zi_object *
+/* The fake memory's object holding ADDR, or NULL.  */
+static struct zi_object *
 zi_object_at (uintptr_t addr)
 {
   for (int i = 0; i < NOBJ; i++)

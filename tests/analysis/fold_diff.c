@@ -26,11 +26,9 @@
 struct zi_config zi_config;
 void zi_warn (const char *fmt, ...) { (void) fmt; }
 void zi_statics_refresh (void) {}
-struct zi_object *zi_static_at (uintptr_t addr) { (void) addr; return NULL; }
-struct zi_object *zi_heap_at (uintptr_t addr) { (void) addr; return NULL; }
 struct zi_object *zi_heap_big_at (uintptr_t addr) { (void) addr; return NULL; }
 uint64_t zi_statics_gen;
-struct zi_object *zi_static_at_gap (uintptr_t addr, struct zi_static_gap *gap)
+struct zi_object *zi_static_at (uintptr_t addr, struct zi_static_gap *gap)
 { (void) addr; (void) gap; return NULL; }
 int zi_chunks_find (uintptr_t addr, struct zi_block *b) { (void) addr; (void) b; return 0; }
 void zi_chunks_touch (const struct zi_block *b, int kind) { (void) b; (void) kind; }

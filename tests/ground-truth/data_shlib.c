@@ -116,7 +116,7 @@ main (int argc, char **argv)
 
   /* Loaded after the loads above: the heap object's lookup found its
      address between the modules' statics, a range the thread keeps
-     (statics.c, zi_static_at_gap), and the loader maps the library
+     (statics.c, zi_static_at), and the loader maps the library
      among the ranges known then.  */
   const char *path = getenv ("ZI_TEST_DLOPEN_zidl");
   if (!path)
