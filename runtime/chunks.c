@@ -218,10 +218,7 @@ zi_chunks_insert (struct zi_object *o)
     }
   uintptr_t c0, c1;
   chunks_of (t, o->base, o->size, &c0, &c1);
-  uintptr_t touched = 0;
-  for (int k = 0; k < ZI_DATA_KINDS; k++)
-    if (o->kinds & (1u << k))
-      touched |= TOUCHED (k);
+  uintptr_t touched = (uintptr_t) o->kinds * TOUCHED (0) & TOUCHED_ALL;
   struct slot s = { (uint64_t) o->base | (uint64_t) (o->size ? o->size - 1 : 0) << 48,
                     (uintptr_t) o | (o->size ? 0 : EMPTY_BLOCK) | touched
                     | (uintptr_t) (g ? g->chunk_id : 0) << ID_SHIFT };

@@ -234,13 +234,9 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
   /* The element's shadow word, which generated code tests right after
      this returns: its cache miss (a program of many scattered objects)
      then overlaps the lookup's instead of following it.  */
-  if (!(addr >> ZI_SHADOW_BITS))
-    {
-      uint32_t *c = __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
-                                     __ATOMIC_RELAXED);
-      if (c)
-        __builtin_prefetch (c + zi_shadow_index (addr));
-    }
+  uint32_t *c = zi_shadow_chunk (kind, addr);
+  if (c)
+    __builtin_prefetch (c + zi_shadow_index (addr));
   zi_statics_check (t, 0);
   pthread_rwlock_rdlock (&zi_objects_lock);
   gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);

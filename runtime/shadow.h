@@ -69,12 +69,17 @@ int zi_shadow_init (void) __attribute__ ((visibility ("hidden")));
    or memory ran out (the bytes then stay "never loaded").  */
 uint32_t *zi_shadow_chunk_slow (int kind, uintptr_t addr) __attribute__ ((visibility ("hidden")));
 
+/* The chunk for ADDR if it is mapped, else NULL.  */
+static inline uint32_t *
+zi_shadow_chunk (int kind, uintptr_t addr)
+{
+  return addr >> ZI_SHADOW_BITS ? NULL
+         : __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS], __ATOMIC_RELAXED);
+}
 static inline uint32_t *
 zi_shadow_word (int kind, uintptr_t addr)
 {
-  uint32_t *c = addr >> ZI_SHADOW_BITS ? NULL
-                : __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
-                                   __ATOMIC_RELAXED);
+  uint32_t *c = zi_shadow_chunk (kind, addr);
   if (__builtin_expect (!c, 0) && !(c = zi_shadow_chunk_slow (kind, addr)))
     return NULL;
   return c + zi_shadow_index (addr);
