@@ -43,5 +43,7 @@
 #include "tree-pretty-print.h"
 #include "tree-ssa-loop.h"
 #include "tree-ssa-loop-manip.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-scalar-evolution.h"
 
 #endif

@@ -54,9 +54,12 @@
          for each 8-byte piece v of the value (N bytes), in the 16-bit half
          h of a shadow word of the piece's double word (two halves when the
          piece may straddle one), at offset s in it (0 when known aligned):
-           if ((~(h >> s) & (2^N - 1)) | (v & __zeroinst_unseen[h >> (8 + s)]))
+           if (((h >> s) & (2^N - 1)) != 2^N - 1          -- a byte never loaded
+               || (v & __zeroinst_unseen[h >> (8 + s)]))  -- one never non-zero
              __atomic_fetch_or (word, (2^N - 1 | non-zero bytes of v << 8) << s
                                       << 16 * (half's place in the word))
+         (two branches: a piece that is a whole aligned half compares its
+         loaded byte in memory, then loads the non-zero byte)
 
    In the data-mode copy of a register loop that is quiet (quiet_loop_p:
    no call but internal functions other than atomics, no volatile access,
@@ -72,6 +75,14 @@
    it takes no address from another thread that could have (it has no
    calls, no atomics, no volatile accesses): a racing free of an object
    it reads is the program's own use after free (runtime/object_cache.c).
+
+   Range loops (version_ranges).  When such a loop has one exit and a
+   number of iterations known on entry, the loads whose address is affine
+   in it read between two addresses computable there: the copy is
+   versioned once more on a test that, for each of them, both lie in the
+   object its data slot holds.  In the version that runs when they do
+   (data 3) those loads have no range check and no miss, only the marks;
+   the other version (and its other loads) is the loop above.
 
    The value comes from the load's own result, never from a second read of
    memory (volatile, atomics, races).  Slot and entry accesses use a
@@ -181,7 +192,10 @@ struct zi_load {
   int unit;                  /* its first counter slot; -1: recorded by the runtime */
   int acc;                   /* index of its loop in the function's register loops, or -1 */
   int block;                 /* index of its basic block before instrumentation */
-  int data;                  /* its data path: 1 guarded by data_on, 2 always, 0 none */
+  int data;                  /* its data path: 1 guarded by data_on, 2 always, 0 none,
+                                3 always and its object known (a range loop) */
+  gimple *twin;              /* in a range loop: the checked loop's copy of the
+                                load, whose unit (slots) it shares; else NULL */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -244,6 +258,17 @@ describe_load (gimple *stmt, struct zi_load *l)
   return false;
 }
 
+/* EXPR as a gimple value, its statements appended to SEQ
+   (force_gimple_operand replaces the sequence it is given).  */
+static tree
+gimple_operand (gimple_seq *seq, tree expr)
+{
+  gimple_seq more = NULL;
+  tree v = force_gimple_operand (expr, &more, true, NULL_TREE);
+  gimple_seq_add_seq (seq, more);
+  return v;
+}
+
 /* Address of the first byte of REF as a u64 value computed in SEQ, or
    zero for a local that is not addressable (it may live in registers; its
    address would change code generation).  */
@@ -277,7 +302,7 @@ element_address (gimple_seq *seq, const struct zi_load *l)
   HOST_WIDE_INT bytepos;
   if (bits_to_bytes_round_down (bitpos).is_constant (&bytepos) && bytepos)
     addr = fold_build_pointer_plus_hwi (addr, bytepos);
-  return force_gimple_operand (fold_convert (zi_t.u64, addr), seq, true, NULL_TREE);
+  return gimple_operand (seq, fold_convert (zi_t.u64, addr));
 }
 
 /* Raw bits of scalar VAL as u64 halves in SEQ (*HI is NULL below 128 bits).  */
@@ -534,6 +559,14 @@ struct zi_acc_loop {
    or ~0 and 0 (every element misses) when the slot is stale; CHUNK.  */
 struct zi_range {
   tree lo, limit, chunk;
+};
+
+/* A range loop (version_ranges), until its test is built.  */
+struct zi_range_loop {
+  gimple *ok;                  /* "ok = false" before the test: replaced by the test */
+  auto_vec<gimple *> loads;    /* its loads whose address is affine in it */
+  auto_vec<tree> first, last;  /* their addresses at the first and last iteration */
+  tree assumptions;            /* under which those are right; NULL: always */
 };
 
 /* Per function: the counter slots, and the accumulators of register loops
@@ -945,6 +978,18 @@ load_half (gimple_seq *seq, tree p)
   return gimple_convert (seq, zi_t.u32, h);
 }
 
+/* Byte HIGH (0: the loaded bits, 1: the non-zero bits) of the half at P,
+   a u8, in SEQ.  */
+static tree
+load_half_byte (gimple_seq *seq, tree p, unsigned high)
+{
+  tree b = make_ssa_name (zi_t.u8);
+  unsigned off = BYTES_BIG_ENDIAN ? 1 - high : high;
+  gimple_seq_add_stmt (seq, gimple_build_assign (b, build2 (MEM_REF, zi_t.u8, p,
+                                                            build_int_cst (zi_t.u8_ptr, off))));
+  return b;
+}
+
 /* (LO & 0xff) | (HI & 0xff) << 8, u32s, in SEQ.  */
 static tree
 join_bytes (gimple_seq *seq, tree lo, tree hi)
@@ -1069,16 +1114,28 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
       unsigned a_piece = align < 8 ? align : 8;
       bool two = a_piece < 8 && ((n & (n - 1)) || a_piece < n);
       tree s = a_piece < 8 ? half_offset (&seq, a) : NULL_TREE;
-      tree h0 = load_half (&seq, shadow_at (&seq, chunk, a, biased, 2));
-      tree loaded, seen, last = NULL_TREE;
+      tree p0 = shadow_at (&seq, chunk, a, biased, 2);
+      tree loaded, seen = NULL_TREE, last = NULL_TREE, lb8 = NULL_TREE;
       if (!two)
         {
-          tree h = s ? gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, h0, s) : h0;
-          loaded = h;
-          seen = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, h, build_int_cst (integer_type_node, 8));
+          if (!s)
+            {
+              /* The loaded byte only: the non-zero byte is read after
+                 the test of the loaded bits (below).  */
+              lb8 = load_half_byte (&seq, p0, 0);
+              loaded = gimple_convert (&seq, zi_t.u32, lb8);
+            }
+          else
+            {
+              /* One shift of the half serves both tests.  */
+              loaded = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, load_half (&seq, p0), s);
+              seen = gimple_build (&seq, RSHIFT_EXPR, zi_t.u32, loaded,
+                                   build_int_cst (integer_type_node, 8));
+            }
         }
       else
         {
+          tree h0 = load_half (&seq, p0);
           /* The halves of the piece's first and last bytes (one half
              twice when it does not straddle: never past the element's
              region, in which a hit lies) as 16 bytes' loaded bits and
@@ -1122,14 +1179,39 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
             }
         }
       /* A mark is due when a byte of the piece is not loaded yet or a
-         non-zero byte of it was not seen non-zero yet.  */
-      tree unloaded = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32,
-                                    gimple_build (&seq, BIT_NOT_EXPR, zi_t.u32, loaded), lmask);
-      tree due = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64,
-                               gimple_convert (&seq, zi_t.u64, unloaded),
-                               gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, v, unseen (&seq, seen)));
+         non-zero byte of it was not seen non-zero yet: two tests and
+         two branches to the mark, the first on the loaded bits alone
+         (a compare of a byte in memory when the piece is a whole half),
+         which is fewer instructions than one test of both.  */
+      tree loaded_bits = gimple_build (&seq, BIT_AND_EXPR, zi_t.u32, loaded, lmask);
+      gimple *first_test = NULL;
+      if (lb8 && !s && n == 8)
+        first_test = gimple_build_cond (NE_EXPR, lb8, build_int_cst (zi_t.u8, 0xff), NULL_TREE,
+                                        NULL_TREE);
+      else if (TREE_CODE (loaded_bits) == SSA_NAME)
+        first_test = gimple_build_cond (NE_EXPR, loaded_bits, lmask, NULL_TREE, NULL_TREE);
+      if (first_test)
+        gimple_seq_add_stmt (&seq, first_test);
+      if (!seen)
+        seen = gimple_convert (&seq, zi_t.u32, load_half_byte (&seq, p0, 1));
+      tree due = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, v, unseen (&seq, seen));
+      if (!first_test)
+        due = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, due,
+                            gimple_convert (&seq, zi_t.u64,
+                                            gimple_build (&seq, BIT_XOR_EXPR, zi_t.u32,
+                                                          loaded_bits, lmask)));
       insert_before (end, seq);
       gimple *then = branch_before (end, NE_EXPR, due, build_zero_cst (zi_t.u64), false);
+      if (first_test)
+        {
+          /* FIRST_TEST ends its block: its false edge falls through to
+             the second test, its true edge joins the mark.  */
+          edge rest = split_block (gimple_bb (first_test), first_test);
+          rest->flags = EDGE_FALSE_VALUE;
+          edge to_mark = make_edge (gimple_bb (first_test), gimple_bb (then), EDGE_TRUE_VALUE);
+          to_mark->probability = profile_probability::very_unlikely ();
+          rest->probability = to_mark->probability.invert ();
+        }
       /* The marks: the piece's loaded and non-zero bits at its offset in
          its half, and the rest in the next half when it straddles.  The
          offset is taken from the address even where the type promised
@@ -1219,6 +1301,19 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
     end = branch_before (end, NE_EXPR, st->data_on, build_zero_cst (integer_type_node), false);
   gimple_seq seq = NULL;
   tree addr = element_address (&seq, l);
+  unsigned align = l->addr_arg ? l->access_bytes : get_object_alignment (l->ref) / BITS_PER_UNIT;
+  if (l->data == 3)
+    {
+      /* A range loop's load whose elements all hit the object in its
+         registers (version_ranges): the marks only, where there is a
+         chunk (stack memory has none).  */
+      tree chunk = make_ssa_name (zi_t.u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (chunk, range_regs (st, l).chunk));
+      insert_before (end, seq);
+      gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
+      emit_marks (marks, l, chunk, addr, align ? align : 1, true);
+      return;
+    }
   tree ds = dslot (&seq, st, l);
   /* The cached object: in registers in the data-mode copy of a register
      loop (filled in the preheader and after each miss, the generation
@@ -1349,8 +1444,46 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
 
   /* The marks, where there is a chunk.  */
   gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
-  unsigned align = l->addr_arg ? l->access_bytes : get_object_alignment (l->ref) / BITS_PER_UNIT;
   emit_marks (marks, l, chunk, addr, align ? align : 1, regs);
+}
+
+/* Replace RL's stand-in with its test (version_ranges): for each of its
+   affine loads with an inline data path, its data slot is current and
+   holds an object that the load's first and last elements hit.  */
+static void
+build_range_test (struct zi_fn_state *st, struct zi_range_loop *rl, vec<struct zi_load> &loads,
+                  hash_map<gimple *, int> &load_index)
+{
+  gimple_seq seq = NULL;
+  tree ok = boolean_true_node;
+  if (rl->assumptions)
+    ok = gimple_operand (&seq, fold_convert (boolean_type_node, unshare_expr (rl->assumptions)));
+  tree now = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
+  for (unsigned k = 0; k < rl->loads.length (); k++)
+    {
+      const struct zi_load &l = loads[*load_index.get (rl->loads[k])];
+      if (l.unit < 0 || l.data != 3)
+        continue;       /* recorded by the runtime: no range in registers */
+      tree ds = dslot (&seq, st, &l);
+      tree lo = dslot_field (&seq, ds, 0), limit = dslot_field (&seq, ds, 1);
+      tree gen = dslot_field (&seq, ds, 3);
+      tree ends[2] = { rl->first[k], rl->last[k] };
+      tree hits = gimple_build (&seq, EQ_EXPR, boolean_type_node, gen, now);
+      for (tree end : ends)
+        {
+          tree a = gimple_operand (&seq, fold_convert (zi_t.u64, unshare_expr (end)));
+          tree in = gimple_build (&seq, LE_EXPR, boolean_type_node,
+                                  gimple_build (&seq, MINUS_EXPR, zi_t.u64, a, lo), limit);
+          hits = gimple_build (&seq, BIT_AND_EXPR, boolean_type_node, hits, in);
+        }
+      ok = ok == boolean_true_node ? hits
+                                   : gimple_build (&seq, BIT_AND_EXPR, boolean_type_node, ok, hits);
+    }
+  gimple_stmt_iterator g = gsi_for_stmt (rl->ok);
+  gsi_insert_seq_before (&g, seq, GSI_SAME_STMT);
+  gimple_assign_set_rhs_from_tree (&g, ok);
+  update_stmt (gsi_stmt (g));
 }
 
 /* Instrument the load L: its data path, then its counters.  */
@@ -1431,6 +1564,30 @@ register_loop_p (class loop *loop, auto_vec<edge> *exits)
   return !exits->is_empty ();
 }
 
+/* Version LOOP on "if (FLAG CODE 0)", FLAG the value SET (an assignment)
+   computes at the head of the test's block: LOOP runs when the test
+   holds (likely), the returned copy when not.  NULL (FLAG released) when
+   GCC cannot version LOOP.  */
+static class loop *
+version_on (class loop *loop, gimple *set, enum tree_code code)
+{
+  tree flag = gimple_assign_lhs (set);
+  basic_block cond_bb;
+  tree cond = build2 (code, boolean_type_node, flag, build_zero_cst (TREE_TYPE (flag)));
+  class loop *copy
+      = loop_version (loop, cond, &cond_bb, profile_probability::likely (),
+                      profile_probability::unlikely (), profile_probability::always (),
+                      profile_probability::always (), true);
+  if (!copy)
+    {
+      release_ssa_name (flag);
+      return NULL;
+    }
+  gimple_stmt_iterator g = gsi_after_labels (cond_bb);
+  gsi_insert_before (&g, set, GSI_SAME_STMT);
+  return copy;
+}
+
 /* Data mode's path needs counters in memory and would test
    __zeroinst_data_on at every load.  Each register loop (register_loop_p)
    with a load is therefore versioned on it:
@@ -1441,7 +1598,7 @@ register_loop_p (class loop *loop, auto_vec<edge> *exits)
    Adds the numbers of the loops to ORIGINALS, of the copies to COPIES.  */
 static void
 version_loops (function *fun, hash_set<int_hash<int, -1, -2> > *originals,
-               hash_set<int_hash<int, -1, -2> > *copies)
+               hash_set<int_hash<int, -1, -2> > *copies, vec<class loop *> *copy_loops)
 {
   auto_vec<class loop *> todo;
   for (auto loop : loops_list (fun, LI_ONLY_INNERMOST))
@@ -1468,22 +1625,180 @@ version_loops (function *fun, hash_set<int_hash<int, -1, -2> > *originals,
   initialize_original_copy_tables ();
   for (class loop *loop : todo)
     {
-      tree on = make_ssa_name (integer_type_node);
-      basic_block cond_bb;
       class loop *copy
-          = loop_version (loop, build2 (EQ_EXPR, boolean_type_node, on, integer_zero_node),
-                          &cond_bb, profile_probability::likely (),
-                          profile_probability::unlikely (), profile_probability::always (),
-                          profile_probability::always (), true);
+          = version_on (loop, gimple_build_assign (make_ssa_name (integer_type_node),
+                                                   zi_t.data_on_var), EQ_EXPR);
       if (!copy)
+        continue;
+      copies->add (copy->num);
+      copy_loops->safe_push (copy);
+      originals->add (loop->num);
+    }
+  free_original_copy_tables ();
+  update_ssa (TODO_update_ssa);
+}
+
+/* The loads of BB, in statement order, into OUT.  */
+static void
+loads_of_block (basic_block bb, vec<gimple *> *out)
+{
+  for (gimple_stmt_iterator g = gsi_start_bb (bb); !gsi_end_p (g); gsi_next (&g))
+    {
+      struct zi_load l;
+      if (describe_load (gsi_stmt (g), &l))
+        out->safe_push (gsi_stmt (g));
+    }
+}
+
+/* walk_tree callback: a division or remainder by something other than a
+   constant (which would trap on zero in the test where the program may
+   not divide at all).  */
+static tree
+divides_by_variable (tree *tp, int *, void *)
+{
+  switch (TREE_CODE (*tp))
+    {
+    case TRUNC_DIV_EXPR: case CEIL_DIV_EXPR: case FLOOR_DIV_EXPR: case ROUND_DIV_EXPR:
+    case EXACT_DIV_EXPR: case TRUNC_MOD_EXPR: case CEIL_MOD_EXPR: case FLOOR_MOD_EXPR:
+    case ROUND_MOD_EXPR:
+      return TREE_CODE (TREE_OPERAND (*tp, 1)) == INTEGER_CST ? NULL_TREE : *tp;
+    default:
+      return NULL_TREE;
+    }
+}
+
+/* Range loops.  In the data-mode copy of a quiet register loop (no call,
+   atomic or volatile access: nothing in it frees or moves an object)
+   with one exit and a number of iterations N known on entry, a load
+   whose address is affine in the loop, A0 + i * STEP in iteration i of
+   0..N, reads only between A0 and A0 + N * STEP: when both lie in the
+   object its data slot holds (and the slot is current), every element of
+   the loop hits that object, and the loop needs no range check for it
+   (a load that may not run in the last iteration gives a bound one step
+   too far, which only makes the test fail more often).  Such a copy is
+   versioned once more:
+
+       if (every such load's two ends hit its data slot)  FAST     -- data 3
+       else                                               CHECKED  -- data 2
+
+   FAST's loads share their units (counter and data slots) with their
+   copies in CHECKED (TWINS: FAST's statement to CHECKED's), whose misses
+   fill the slots FAST's test reads; FAST's other loads keep their range
+   checks.  The test needs the slots, so it is built after the loads are
+   instrumented (build_range_test): until then "ok = false" stands in
+   for it.  COPIES gains CHECKED's number; AFFINE the loads that need no
+   check.  */
+static void
+version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copies,
+                hash_map<gimple *, gimple *> *twins, hash_set<gimple *> *affine,
+                vec<struct zi_range_loop *> *out)
+{
+  auto_vec<std::pair<class loop *, struct zi_range_loop *> > todo;
+  scev_initialize ();
+  for (class loop *loop : loops)
+    {
+      edge exit = single_exit (loop);
+      if (!exit)
+        continue;       /* (version_loops took loops optimized for speed only) */
+      basic_block *body = get_loop_body (loop);
+      bool quiet = true;
+      for (unsigned i = 0; quiet && i < loop->num_nodes; i++)
+        for (gimple_stmt_iterator g = gsi_start_bb (body[i]); quiet && !gsi_end_p (g);
+             gsi_next (&g))
+          quiet = !disturbs_objects_p (gsi_stmt (g));
+      /* N is known when the assumptions hold (a pointer compared for
+         inequality with its end: that their distance is a multiple of
+         the step), which the test then checks too.  */
+      class tree_niter_desc desc;
+      if (!quiet || !number_of_iterations_exit_assumptions (loop, exit, &desc, NULL)
+          || integer_zerop (desc.assumptions)
+          || walk_tree_without_duplicates (&desc.niter, divides_by_variable, NULL)
+          || walk_tree_without_duplicates (&desc.assumptions, divides_by_variable, NULL)
+          || walk_tree_without_duplicates (&desc.may_be_zero, divides_by_variable, NULL))
         {
-          release_ssa_name (on);
+          free (body);
           continue;
         }
-      gimple_stmt_iterator g = gsi_after_labels (cond_bb);
-      gsi_insert_before (&g, gimple_build_assign (on, zi_t.data_on_var), GSI_SAME_STMT);
-      copies->add (copy->num);
-      originals->add (loop->num);
+      tree niter = fold_convert (sizetype, desc.niter);
+      if (!integer_zerop (desc.may_be_zero))
+        niter = fold_build3 (COND_EXPR, sizetype, desc.may_be_zero, size_zero_node, niter);
+      struct zi_range_loop *rl = new zi_range_loop;
+      rl->assumptions = integer_nonzerop (desc.assumptions) ? NULL_TREE : desc.assumptions;
+      for (unsigned i = 0; i < loop->num_nodes; i++)
+        for (gimple_stmt_iterator g = gsi_start_bb (body[i]); !gsi_end_p (g); gsi_next (&g))
+          {
+            struct zi_load l;
+            if (!describe_load (gsi_stmt (g), &l) || l.type == ZI_OTHER || ZI_WIDE_TYPE (l.type)
+                || l.addr_arg || !l.ref)
+              continue;
+            /* The element's address as the data path computes it, put
+               before the load for the analysis and taken out again.  */
+            gimple_seq seq = NULL;
+            tree a = element_address (&seq, &l);
+            affine_iv iv;
+            bool affine_p = false;
+            if (TREE_CODE (a) == SSA_NAME && !gimple_seq_empty_p (seq))
+              {
+                gimple *added = gimple_seq_first_stmt (seq);
+                gsi_insert_seq_before (&g, seq, GSI_SAME_STMT);
+                affine_p = simple_iv (loop, loop, a, &iv, true);
+                scev_reset_htab ();
+                for (gimple_stmt_iterator d = gsi_for_stmt (added); gsi_stmt (d) != gsi_stmt (g);)
+                  {
+                    gimple *dead = gsi_stmt (d);
+                    gsi_remove (&d, true);
+                    release_defs (dead);
+                  }
+              }
+            if (!affine_p)
+              continue;
+            tree first = fold_convert (zi_t.u64, iv.base);
+            tree last = fold_build2 (PLUS_EXPR, zi_t.u64, first,
+                                     fold_build2 (MULT_EXPR, zi_t.u64,
+                                                  fold_convert (zi_t.u64, niter),
+                                                  fold_convert (zi_t.u64, iv.step)));
+            rl->loads.safe_push (gsi_stmt (g));
+            rl->first.safe_push (first);
+            rl->last.safe_push (last);
+          }
+      free (body);
+      if (rl->loads.is_empty ())
+        delete rl;
+      else
+        todo.safe_push (std::make_pair (loop, rl));
+    }
+  scev_finalize ();
+  if (todo.is_empty ())
+    return;
+  initialize_original_copy_tables ();
+  for (auto &p : todo)
+    {
+      class loop *loop = p.first;
+      struct zi_range_loop *rl = p.second;
+      rl->ok = gimple_build_assign (make_ssa_name (boolean_type_node), boolean_false_node);
+      class loop *checked = version_on (loop, rl->ok, NE_EXPR);
+      if (!checked)
+        {
+          delete rl;
+          continue;
+        }
+      copies->add (checked->num);
+      for (gimple *stmt : rl->loads)
+        affine->add (stmt);
+      /* The copies of blocks keep their statements in order.  A load
+         without a twin keeps slots of its own, which no miss fills: the
+         test then always fails.  */
+      basic_block *body = get_loop_body (loop);
+      for (unsigned i = 0; i < loop->num_nodes; i++)
+        {
+          auto_vec<gimple *> mine, theirs;
+          loads_of_block (body[i], &mine);
+          loads_of_block (get_bb_copy (body[i]), &theirs);
+          for (unsigned k = 0; k < mine.length () && mine.length () == theirs.length (); k++)
+            twins->put (mine[k], theirs[k]);
+        }
+      free (body);
+      out->safe_push (rl);
     }
   free_original_copy_tables ();
   update_ssa (TODO_update_ssa);
@@ -1507,8 +1822,15 @@ zi_instrument_function (function *fun)
     loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
 
   hash_set<int_hash<int, -1, -2> > data_copies, versioned;
+  hash_map<gimple *, gimple *> twins;
+  hash_set<gimple *> affine;
+  auto_vec<struct zi_range_loop *> range_loops;
   if (inline_mode)
-    version_loops (fun, &versioned, &data_copies);
+    {
+      auto_vec<class loop *> copy_loops;
+      version_loops (fun, &versioned, &data_copies, &copy_loops);
+      version_ranges (copy_loops, &data_copies, &twins, &affine, &range_loops);
+    }
 
   auto_vec<struct zi_load> loads;
   auto_vec<struct zi_acc_loop *> acc_loops;
@@ -1526,8 +1848,11 @@ zi_instrument_function (function *fun)
           l.acc = -1;
           l.unit = -1;
           l.block = bb->index;
-          /* Sites in statement order take slots while they fit.  */
-          if (units + ZI_SLOT_UNITS (l.type) <= ZI_MAX_FN_UNITS)
+          gimple **twin = twins.get (l.stmt);
+          l.twin = twin ? *twin : NULL;
+          /* Sites in statement order take slots while they fit (a twin
+             takes its twin's, below).  */
+          if (!l.twin && units + ZI_SLOT_UNITS (l.type) <= ZI_MAX_FN_UNITS)
             {
               l.unit = units;
               units += ZI_SLOT_UNITS (l.type);
@@ -1536,7 +1861,7 @@ zi_instrument_function (function *fun)
           if (inline_mode && bb->loop_father->num)
             {
               if (data_copies.contains (bb->loop_father->num))
-                l.data = 2;
+                l.data = affine.contains (l.stmt) ? 3 : 2;
               else if (versioned.contains (bb->loop_father->num))
                 l.data = 0;
             }
@@ -1582,16 +1907,29 @@ zi_instrument_function (function *fun)
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
 
-  /* Descriptors, those with a slot in slot order.  */
+  /* Descriptors, those with a slot in slot order; twins share them.  */
+  hash_map<gimple *, int> load_index;
+  for (unsigned i = 0; i < loads.length (); i++)
+    load_index.put (loads[i].stmt, i);
   auto_vec<tree> sites;
   for (struct zi_load &l : loads)
-    {
-      l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
-      if (l.unit >= 0)
-        sites.safe_push (l.site);
-      else
-        l.acc = -1;
-    }
+    if (!l.twin)
+      {
+        l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
+        if (l.unit >= 0)
+          sites.safe_push (l.site);
+        else
+          l.acc = -1;
+      }
+  for (struct zi_load &l : loads)
+    if (l.twin)
+      {
+        const struct zi_load &t = loads[*load_index.get (l.twin)];
+        l.site = t.site;
+        l.unit = t.unit;
+        if (l.unit < 0)
+          l.acc = -1;
+      }
   tree fn_desc = zi_make_fn_desc (sites, units);
   st.node = zi_enter_context (fun, !loads.is_empty (), fn_desc, &st.slots, &st.data_on);
   if (loads.is_empty () && !st.node)
@@ -1600,6 +1938,8 @@ zi_instrument_function (function *fun)
         loop_optimizer_finalize ();
       for (struct zi_acc_loop *al : acc_loops)
         delete al;
+      for (struct zi_range_loop *rl : range_loops)
+        delete rl;
       return 0;
     }
   st.accs.safe_grow_cleared (units * ZI_NFIELDS);
@@ -1612,8 +1952,8 @@ zi_instrument_function (function *fun)
   for (unsigned i = 0; i < loads.length (); i++)
     {
       instrument_load (&st, &loads[i]);
-      if (loads[i].data == 2)
-        continue;     /* the data-mode copy of a load counted in its loop */
+      if (loads[i].data >= 2)
+        continue;     /* the data-mode copies of a load counted in its loop */
       stats.loads++;
       stats.elements += loads[i].lanes;
       stats.other += loads[i].type == ZI_OTHER;
@@ -1674,6 +2014,12 @@ zi_instrument_function (function *fun)
             }
         }
     }
+  unsigned n_range_loops = range_loops.length ();
+  for (struct zi_range_loop *rl : range_loops)
+    {
+      build_range_test (&st, rl, loads, load_index);
+      delete rl;
+    }
   gsi_commit_edge_inserts ();
   for (struct zi_acc_loop *al : acc_loops)
     delete al;
@@ -1681,8 +2027,11 @@ zi_instrument_function (function *fun)
     loop_optimizer_finalize ();
 
   if (zi_opts.verbose)
-    fprintf (stderr, "zeroinst: %s: %u loads, %u elements, %u not analysed, %u in register loops\n",
-             function_name (fun), stats.loads, stats.elements, stats.other, in_registers);
+    fprintf (stderr,
+             "zeroinst: %s: %u loads, %u elements, %u not analysed, %u in register loops, "
+             "%u range loops\n",
+             function_name (fun), stats.loads, stats.elements, stats.other, in_registers,
+             n_range_loops);
   mark_virtual_operands_for_renaming (fun);
   return TODO_update_ssa | TODO_cleanup_cfg;
 }

@@ -157,6 +157,8 @@ zi_build_trees (void)
   zi_t.u32_ptr = build_pointer_type (zi_t.u32);
   zi_t.u16 = make_unsigned_type (16);
   zi_t.u16_ptr = build_pointer_type (zi_t.u16);
+  zi_t.u8 = make_unsigned_type (8);
+  zi_t.u8_ptr = build_pointer_type (zi_t.u8);
   /* Read-only: its loads are not clobbered by the program's stores, so
      they can be hoisted and shared.  */
   zi_t.unseen_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_unseen"),

@@ -30,6 +30,8 @@ struct zi_trees {
   tree u32_ptr;
   tree u16;                  /* private 16-bit unsigned type: halves of shadow words */
   tree u16_ptr;
+  tree u8;                   /* private 8-bit unsigned type: bytes of shadow halves */
+  tree u8_ptr;
   tree unseen_var;           /* extern const u64 __zeroinst_unseen[256] */
   tree gen_var;              /* extern u64 __zeroinst_gen */
   tree object_fn;            /* __zeroinst_miss (dslot *, u64, u64) */

@@ -147,9 +147,10 @@ struct zi_dslot {
        && (value & __zeroinst_unseen[H >> (8 + S)]) == 0
 
    where __zeroinst_unseen[M] has byte k 0xff unless bit k of M is set:
-   one 16-bit load and one table load per piece (the two halves of a
-   piece that may straddle them are tested as one), no arithmetic on the
-   value.  Marks are an atomic OR into the 32-bit word.  */
+   per piece two loads from the half (or one, shifted by S) and one table
+   load (the two halves of a piece that may straddle them are tested as
+   one), no arithmetic on the value.  Marks are an atomic OR into the
+   32-bit word.  */
 #define ZI_SHADOW_REGION_BITS 26
 /* Slots per function at most: a function with more sites records the
    others through __zeroinst_count with a null slot.  */

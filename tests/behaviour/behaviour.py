@@ -367,6 +367,27 @@ def case_wrapper_plugin_args():
     check("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed" in r.stderr, r.stderr)
 
 
+def case_plugin_range_loops():
+    """Which loops the plugin versions as range loops (verbose): a walk of
+    an array with a trip count known on entry is one; a list walk (no
+    trip count), a loop with a call (it could free the object) and a
+    loop with two exits are not."""
+    src = os.path.join(TMP, "rl.c")
+    with open(src, "w") as f:
+        f.write("#include <stdlib.h>\n"
+                "struct n { struct n *next; long v; };\n"
+                "long walk (const long *p, long n) { long s = 0; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
+                "long list (const struct n *p) { long s = 0; for (; p; p = p->next) s += p->v; return s; }\n"
+                "long called (long *p, long n) { long s = 0; for (long i = 0; i < n; i++) { s += p[i]; free ((void *) p[i]); } return s; }\n"
+                "long two (const long *p, long n) { long s = 0; for (long i = 0; i < n; i++) { if (p[i] < 0) break; s += p[i]; } return s; }\n")
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", "-c", src, "-o", os.path.join(TMP, "rl.o"),
+                        "-fplugin-arg-zeroinst-verbose"], capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    for fn, n in (("walk", 1), ("list", 0), ("called", 0), ("two", 0)):
+        line = [l for l in r.stderr.splitlines() if l.startswith("zeroinst: %s:" % fn)]
+        check(len(line) == 1 and line[0].endswith(", %d range loops" % n), r.stderr)
+
+
 def case_shared_library_mix():
     """An instrumented shared library, an instrumented main, and an object
     compiled without the plugin: the report has sites from both
