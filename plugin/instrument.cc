@@ -24,7 +24,9 @@
        or_lo |= v;     hb += index of the highest non-zero byte of (v | 1)
                           -- integers: (clz (v | 1) ^ 63) >> 3, or compares
    in generic GIMPLE only.  Float vectors of 2- and 4-byte lanes are taken
-   eight bytes at a time (SWAR).  The 128-bit classes, sites beyond
+   eight bytes at a time (SWAR; in register loops the OR of the words and
+   the count of non-zero lanes are folded into the fields at the loop's
+   exits, acc_value).  The 128-bit classes, sites beyond
    ZI_MAX_FN_UNITS and the out-of-line mode call __zeroinst_count instead.
 
    Register loops (register_loop_p): in an innermost loop with no call
@@ -774,6 +776,49 @@ high_byte (gimple_seq *seq, tree v, unsigned bytes)
   return h;
 }
 
+/* Are L's float lanes of 2 or 4 bytes counted eight bytes at a time
+   (emit_counters)?  Their lane bits, 8 * LANE_BYTES of them.  */
+static unsigned
+swar_lane_bits (const struct zi_load *l)
+{
+  if (l->type < ZI_F16 || l->type == ZI_OTHER || TREE_CODE (TREE_TYPE (l->value)) != VECTOR_TYPE
+      || l->access_bytes % 8)
+    return 0;
+  unsigned lane_bytes = l->access_bytes / l->lanes;
+  return lane_bytes == 2 || lane_bytes == 4 ? 8 * lane_bytes : 0;
+}
+
+/* The OR of the BITS-bit lanes of the u64 words OR-ed into ORS, in SEQ.  */
+static tree
+fold_lanes (gimple_seq *seq, tree ors, unsigned bits)
+{
+  for (unsigned shift = 64 / 2; shift >= bits; shift /= 2)
+    ors = gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, ors,
+                        gimple_build (seq, RSHIFT_EXPR, zi_t.u64, ors,
+                                      build_int_cst (integer_type_node, shift)));
+  return gimple_build (seq, BIT_AND_EXPR, zi_t.u64, ors,
+                       build_int_cst (zi_t.u64, (HOST_WIDE_INT) ((1ull << bits) - 1)));
+}
+
+/* What the accumulator ACC of FIELD of L, a load in a register loop,
+   adds to its slot field, in SEQ; ELEMENTS: the elements it counted.
+   Eight-byte words of float lanes (swar_lane_bits) are accumulated
+   unfolded: the OR of the words, and the count of non-zero lanes in the
+   zeros field's place; both are turned into the field's meaning here,
+   once per flush instead of once per element.  */
+static tree
+acc_value (gimple_seq *seq, const struct zi_load *l, unsigned field, tree acc, tree elements)
+{
+  unsigned bits = swar_lane_bits (l);
+  if (!bits)
+    return acc;
+  if (field == ZI_F_OR)
+    return fold_lanes (seq, acc, bits);
+  if (field == ZI_F_ZEROS)
+    return gimple_build (seq, MINUS_EXPR, zi_t.u64, elements, acc);
+  return acc;
+}
+
 /* The counter updates of L (inline mode, a slot of its own, not 128-bit)
    into SEQ: elements += lanes, and over its lanes' raw bits v the zero
    elements, the OR and, for integers, the sum of high_byte (SPEC section 3,
@@ -787,17 +832,17 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
   const struct zi_type_info_plugin { bool is_float; unsigned bytes; } info = {
     l->type >= ZI_F16, l->access_bytes / l->lanes };
   tree zeros = NULL_TREE, ors = NULL_TREE, hb = NULL_TREE;
-  tree vtype = TREE_TYPE (l->value);
-  if (info.is_float && TREE_CODE (vtype) == VECTOR_TYPE && (info.bytes == 2 || info.bytes == 4)
-      && l->access_bytes % 8 == 0)
+  if (unsigned bits = swar_lane_bits (l))
     {
       /* Float lanes of 2 or 4 bytes, eight bytes at a time as one integer
          (no lane extraction).  With y = word & ~S (S: the lanes' sign
          bits), y + ~S carries into a lane's sign bit exactly when the lane
          is non-zero, and never into the next lane; the multiply adds the
          lanes' flags into the top lane.  The OR of the words, folded to one
-         lane, is the OR of the lanes.  */
-      unsigned bits = 8 * info.bytes, per = 64 / bits;
+         lane, is the OR of the lanes.  In a register loop the count of
+         non-zero lanes and the unfolded OR are accumulated (acc_value).  */
+      unsigned per = 64 / bits;
+      bool regs = l->acc >= 0;
       unsigned HOST_WIDE_INT lane1 = 0, signs;
       for (unsigned k = 0; k < per; k++)
         lane1 |= 1ull << (k * bits);
@@ -818,16 +863,13 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
                                                                                 bits - 1)),
                                                    build_int_cst (zi_t.u64, (HOST_WIDE_INT) lane1)),
                                      build_int_cst (integer_type_node, 64 - bits));
-          tree z = gimple_build (seq, MINUS_EXPR, zi_t.u64, build_int_cst (zi_t.u64, per), count);
+          tree z = regs ? count : gimple_build (seq, MINUS_EXPR, zi_t.u64,
+                                                build_int_cst (zi_t.u64, per), count);
           zeros = zeros ? gimple_build (seq, PLUS_EXPR, zi_t.u64, zeros, z) : z;
           ors = ors ? gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, ors, word) : word;
         }
-      for (unsigned shift = 64 / 2; shift >= bits; shift /= 2)
-        ors = gimple_build (seq, BIT_IOR_EXPR, zi_t.u64, ors,
-                            gimple_build (seq, RSHIFT_EXPR, zi_t.u64, ors,
-                                          build_int_cst (integer_type_node, shift)));
-      ors = gimple_build (seq, BIT_AND_EXPR, zi_t.u64, ors,
-                          build_int_cst (zi_t.u64, (HOST_WIDE_INT) ((1ull << bits) - 1)));
+      if (!regs)
+        ors = fold_lanes (seq, ors, bits);
       update_field (seq, st, l, ZI_F_ZEROS, zeros);
       update_field (seq, st, l, ZI_F_OR, ors);
       return;
@@ -1387,7 +1429,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
       for (unsigned f = ZI_F_ELEMENTS + 1; f < ZI_NFIELDS; f++)
         {
           tree &acc = field_acc (st, l, f);
-          add_to_slot (&seq, st->slots, l->unit, f, acc);
+          add_to_slot (&seq, st->slots, l->unit, f, acc_value (&seq, l, f, acc, n));
           gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_zero_cst (zi_t.u64)));
         }
     }
@@ -2003,12 +2045,15 @@ zi_instrument_function (function *fun)
           for (edge e : al->exits)
             {
               gimple_seq seq = NULL;
-              tree val = acc;
-              if (f == ZI_F_ELEMENTS && base)
-                val = gimple_build (&seq, MINUS_EXPR, zi_t.u64, val, base);
-              if (f == ZI_F_ELEMENTS && l.lanes != 1)
-                val = gimple_build (&seq, MULT_EXPR, zi_t.u64, val,
-                                    build_int_cst (zi_t.u64, l.lanes));
+              /* The load's elements since the preheader or its last
+                 object change.  */
+              tree elements = runs;
+              if (elements && base)
+                elements = gimple_build (&seq, MINUS_EXPR, zi_t.u64, elements, base);
+              if (elements && l.lanes != 1)
+                elements = gimple_build (&seq, MULT_EXPR, zi_t.u64, elements,
+                                         build_int_cst (zi_t.u64, l.lanes));
+              tree val = f == ZI_F_ELEMENTS ? elements : acc_value (&seq, &l, f, acc, elements);
               add_to_slot (&seq, st.slots, l.unit, f, val);
               gsi_insert_seq_on_edge (e, seq);
             }

@@ -65,7 +65,14 @@
    expect-data-total: heap.int.elements=2694 heap.int.bytes=20592 heap.int.redundant_bytes=17520 heap.int.zero_elements=66
    The local array: int64[16] of 5, read by fwd twice.
    expect-data-total: stack.int.elements=32 stack.int.bytes=256 stack.int.redundant_bytes=224 stack.int.zero_elements=0
-   expect-data-total: heap.float.elements=0 unknown.int.elements=0
+   alloc_fl: float[40], 1.5f (bytes 00 00 c0 3f) at 1, 9, .. 33, else
+   0.0f (the high lane of an eight-byte word), read by fscale twice in
+   vectors (eight bytes of the value counted at a time, folded and
+   counted at the loop's exit): 80 elements, 70 zero (280 redundant
+   bytes); always zero 35 * 4 + 5 * 2.
+   expect-data: heap@alloc_fl float path=main@alloc_fl allocations=1 size=160 elements=80 bytes=320 redundant_bytes=280 zero_elements=70 never_loaded_bytes=0 always_zero_bytes=150 map=6z2x30z2x30z2x30z2x30z2x24z allocator=malloc
+   expect-data-total: heap.float.elements=80 heap.float.bytes=320 heap.float.redundant_bytes=280 heap.float.zero_elements=70
+   expect-data-total: unknown.int.elements=0
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -128,6 +135,14 @@ every8k (const int64_t *p, long n)
   for (long i = 0; i < n; i += 8192)
     s += p[i];
   return s;
+}
+
+/* Vectorized: float lanes counted eight bytes at a time.  */
+__attribute__ ((noipa, optimize ("O3"))) void
+fscale (float *restrict q, const float *restrict p, long n)
+{
+  for (long i = 0; i < n; i++)
+    q[i] = p[i] * 2.0f;
 }
 
 /* N int64 of V + zero (not known to the compiler).  */
@@ -210,6 +225,14 @@ main (void)
   for (int k = 0; k < 2 + (int) z; k++)
     total += every8k (big, k == 0 ? (32l << 20) / 8 : big_n);
 
+  float *fl = malloc (40 * 4);  // [[alloc_fl]]
+  float *fq = malloc (40 * 4);
+  for (long i = 0; i < 40; i++)
+    fl[i] = i % 8 == 1 ? 1.5f + (float) z : 0.0f;
+  for (int k = 0; k < 2 + (int) z; k++)
+    fscale (fq, fl, 40);
+  free (fq);
+
   int64_t local[16];
   fill64 (local, 16, 5);
   for (int k = 0; k < 2 + (int) z; k++)
@@ -225,5 +248,6 @@ main (void)
   free (h1);
   free (h2);
   free (big);
+  free (fl);
   return 0;
 }
