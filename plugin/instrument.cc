@@ -1736,31 +1736,24 @@ version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copi
                 vec<struct zi_range_loop *> *out)
 {
   auto_vec<std::pair<class loop *, struct zi_range_loop *> > todo;
+  hash_map<int_hash<int, -1, -2>, int> noisy;
   scev_initialize ();
   for (class loop *loop : loops)
     {
+      /* (version_loops took loops optimized for speed only.)  N is known
+         when the assumptions hold (a pointer compared for inequality with
+         its end: that their distance is a multiple of the step), which
+         the test then checks too.  */
       edge exit = single_exit (loop);
-      if (!exit)
-        continue;       /* (version_loops took loops optimized for speed only) */
-      basic_block *body = get_loop_body (loop);
-      bool quiet = true;
-      for (unsigned i = 0; quiet && i < loop->num_nodes; i++)
-        for (gimple_stmt_iterator g = gsi_start_bb (body[i]); quiet && !gsi_end_p (g);
-             gsi_next (&g))
-          quiet = !disturbs_objects_p (gsi_stmt (g));
-      /* N is known when the assumptions hold (a pointer compared for
-         inequality with its end: that their distance is a multiple of
-         the step), which the test then checks too.  */
       class tree_niter_desc desc;
-      if (!quiet || !number_of_iterations_exit_assumptions (loop, exit, &desc, NULL)
+      if (!exit || loop_has (noisy, loop, disturbs_objects_p)
+          || !number_of_iterations_exit_assumptions (loop, exit, &desc, NULL)
           || integer_zerop (desc.assumptions)
           || walk_tree_without_duplicates (&desc.niter, divides_by_variable, NULL)
           || walk_tree_without_duplicates (&desc.assumptions, divides_by_variable, NULL)
           || walk_tree_without_duplicates (&desc.may_be_zero, divides_by_variable, NULL))
-        {
-          free (body);
-          continue;
-        }
+        continue;
+      basic_block *body = get_loop_body (loop);
       tree niter = fold_convert (sizetype, desc.niter);
       if (!integer_zerop (desc.may_be_zero))
         niter = fold_build3 (COND_EXPR, sizetype, desc.may_be_zero, size_zero_node, niter);
