@@ -51,7 +51,11 @@
        chunk = ds.chunk
        ...
      miss:
-       chunk = __zeroinst_miss (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
+       if (addr is in a block of ds's group, by its group id)  -- gid_test
+         ds.lo, ds.limit = what the id says of the block from addr's line on;
+         chunk = ds.chunk
+       else
+         chunk = __zeroinst_lookup (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
        if (chunk)
          for each 8-byte piece v of the value (N bytes), in the 16-bit half
          h of a shadow word of the piece's double word (two halves when the
@@ -1333,6 +1337,128 @@ fill_range (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l,
   gimple_seq_add_stmt (seq, gimple_build_assign (r.chunk, biased_chunk (seq, chunk, lo)));
 }
 
+/* End BB, which falls through to its one successor, with "if (A CODE B)
+   goto FAIL" (taken with probability P), after SEQ; returns the block the
+   other way takes, which falls through to BB's old successor.  */
+static basic_block
+leave_if (basic_block bb, gimple_seq seq, enum tree_code code, tree a, tree b, basic_block fail,
+          profile_probability p)
+{
+  basic_block rest = split_edge (single_succ_edge (bb));
+  gimple_seq_add_stmt (&seq, gimple_build_cond (code, a, b, NULL_TREE, NULL_TREE));
+  gimple_stmt_iterator g = gsi_last_bb (bb);
+  gsi_insert_seq_after (&g, seq, GSI_NEW_STMT);
+  edge go = single_succ_edge (bb);
+  go->flags = (go->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  go->probability = p.invert ();
+  edge out = make_edge (bb, fail, EDGE_TRUE_VALUE);
+  out->probability = p;
+  rest->count = bb->count.apply_probability (p.invert ());
+  fail->count = fail->count + bb->count.apply_probability (p);
+  return rest;
+}
+
+/* The group ids' test at the head of L's miss (zeroinst-abi.h), whose
+   block holds THEN: when the element lies in a block of the group its
+   data slot DS counts for, in the region of the slot's range, the miss
+   goes straight to JOIN_BB with the slot's chunk (biased in REGS) in
+   *CHUNK, by the edge returned, the cached range (registers in REGS,
+   else the slot's) being what the entry promises of the block from the
+   element's line on.  The region is the slot's lo, not the register,
+   which is ~0 while the slot is stale: the ids are current whatever the
+   generation.  NULL: no test (a load of more than a line).  */
+static edge
+gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_block join_bb,
+          tree ds, tree addr, bool regs, tree *chunk)
+{
+  if (l->access_bytes > 16)
+    return NULL;
+  basic_block bb = gimple_bb (then);
+  basic_block slow_bb = split_block_after_labels (bb)->dest;
+  profile_probability rare = profile_probability::unlikely ();
+  /* The region of the range, and a group: one branch.  */
+  gimple_seq seq = NULL;
+  tree lo = dslot_field (&seq, ds, 0);
+  tree other = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64,
+                             gimple_build (&seq, BIT_XOR_EXPR, zi_t.u64, addr, lo),
+                             build_int_cst (integer_type_node, ZI_SHADOW_REGION_BITS));
+  tree g32 = make_ssa_name (zi_t.u32);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (g32, build2 (MEM_REF, zi_t.u32, ds,
+                                                               build_int_cst (zi_t.u64_ptr,
+                                                                              offsetof (struct zi_dslot, gid)))));
+  tree g = gimple_convert (&seq, zi_t.u64, g32);
+  tree no = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64,
+                          flag (&seq, NE_EXPR, other, build_zero_cst (zi_t.u64)),
+                          flag (&seq, EQ_EXPR, g, build_zero_cst (zi_t.u64)));
+  bb = leave_if (bb, seq, NE_EXPR, no, build_zero_cst (zi_t.u64), slow_bb, rare);
+  /* The entry of ADDR's line, ZI_GIDS_OFFSET bytes after the chunk.  */
+  seq = NULL;
+  tree c = dslot_field (&seq, ds, 2);
+  tree off = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64,
+                           gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, addr,
+                                         build_int_cst (integer_type_node, 3)),
+                           build_int_cst (zi_t.u64,
+                                          (HOST_WIDE_INT) ((1ull << (ZI_SHADOW_REGION_BITS - 3)) - 2)));
+  tree p = gimple_build (&seq, POINTER_PLUS_EXPR, zi_t.u16_ptr, gimple_convert (&seq, zi_t.u16_ptr, c),
+                         gimple_convert (&seq, sizetype, off));
+  tree e16 = make_ssa_name (zi_t.u16);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (e16, build2 (MEM_REF, zi_t.u16, p,
+                                                               build_int_cst (zi_t.u16_ptr,
+                                                                              ZI_GIDS_OFFSET))));
+  tree e = gimple_convert (&seq, zi_t.u64, e16);
+  tree id = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, e, build_int_cst (zi_t.u64, -16));
+  bb = leave_if (bb, seq, NE_EXPR, id, g, slow_bb, rare);
+  /* The element ends within the bytes of the block from its line on:
+     SPAN = max (4 * F + 4, (1 << F) >> 2), F the entry's low 4 bits
+     (runtime/shadow.h, zi_gid_span).  */
+  seq = NULL;
+  tree f = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, e, build_int_cst (zi_t.u64, 15));
+  tree span = gimple_build (&seq, MAX_EXPR, zi_t.u64,
+                            gimple_build (&seq, PLUS_EXPR, zi_t.u64,
+                                          gimple_build (&seq, MULT_EXPR, zi_t.u64, f,
+                                                        build_int_cst (zi_t.u64, 4)),
+                                          build_int_cst (zi_t.u64, 4)),
+                            gimple_build (&seq, RSHIFT_EXPR, zi_t.u64,
+                                          gimple_build (&seq, LSHIFT_EXPR, zi_t.u64,
+                                                        build_int_cst (zi_t.u64, 1),
+                                                        gimple_convert (&seq, integer_type_node, f)),
+                                          build_int_cst (integer_type_node, 2)));
+  tree end = gimple_build (&seq, PLUS_EXPR, zi_t.u64,
+                           gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, addr,
+                                         build_int_cst (zi_t.u64, 15)),
+                           build_int_cst (zi_t.u64, l->access_bytes));
+  bb = leave_if (bb, seq, GT_EXPR, end, span, slow_bb, rare);
+  /* A hit: the range from the line on; the chunk stays.  */
+  seq = NULL;
+  tree line = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, addr, build_int_cst (zi_t.u64, -16));
+  tree limit = gimple_build (&seq, MINUS_EXPR, zi_t.u64, span,
+                             build_int_cst (zi_t.u64, l->access_bytes));
+  *chunk = make_ssa_name (zi_t.u64);
+  if (regs)
+    {
+      const struct zi_range &r = range_regs (st, l);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (r.lo, line));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (r.limit, limit));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (*chunk, r.chunk));
+    }
+  else
+    {
+      /* Not the generation: a stale slot stays stale (the range is
+         valid now, so it is with any later generation too, but an
+         object the slot's generation predates may have gone).  */
+      tree fields[] = { line, limit };
+      for (unsigned i = 0; i < 2; i++)
+        gimple_seq_add_stmt (&seq, gimple_build_assign (build2 (MEM_REF, zi_t.u64, ds,
+                                                                build_int_cst (zi_t.u64_ptr,
+                                                                               8 * i)),
+                                                        fields[i]));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (*chunk, c));
+    }
+  gimple_stmt_iterator gi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gi, seq, GSI_NEW_STMT);
+  return redirect_edge_succ_nodup (single_succ_edge (bb), join_bb);
+}
+
 /* Data mode's path of L (see the head of this file), before END; in a
    block of its own that runs only when ST->data_on (L->data == 1), or
    unconditionally (L->data == 2: the data-mode copy of a loop).  */
@@ -1390,24 +1516,17 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   edge in = find_edge (single_pred (then_bb), join_bb);
   if (!regs)
     {
-      basic_block cond_bb = split_edge (in);
       seq = NULL;
       tree chunk = dslot_field (&seq, ds, 2), gen = dslot_field (&seq, ds, 3);
       gimple_seq_add_stmt (&seq, gimple_build_assign (cached, chunk));
       tree now = make_ssa_name (zi_t.u64);
       gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
-      gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, gen, now, NULL_TREE, NULL_TREE));
-      gimple_stmt_iterator cg = gsi_last_bb (cond_bb);
-      gsi_insert_seq_after (&cg, seq, GSI_NEW_STMT);
-      profile_probability p_stale = profile_probability::very_unlikely ();
-      edge keep = single_succ_edge (cond_bb);
-      keep->flags = (keep->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-      keep->probability = p_stale.invert ();
-      edge stale = make_edge (cond_bb, then_bb, EDGE_TRUE_VALUE);
-      stale->probability = p_stale;
-      then_bb->count = then_bb->count + cond_bb->count.apply_probability (p_stale);
-      in = keep;
+      basic_block hit_bb = leave_if (split_edge (in), seq, NE_EXPR, gen, now, then_bb,
+                                     profile_probability::very_unlikely ());
+      in = single_succ_edge (hit_bb);
     }
+  tree hit_chunk = NULL_TREE;
+  edge hit = gid_test (st, l, then, join_bb, ds, addr, regs, &hit_chunk);
 
   /* The miss: this load's accumulators go to its slot first, then the
      runtime call (a scalar's value in a register, several elements'
@@ -1460,7 +1579,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   if (loop && loop->num && (!known || *known == 1))
     keeps = zi_sse_only_p () ? ZI_KEEP_SSE : ZI_KEEP_ALL;
   static const char *const trampolines[] = {
-    "__zeroinst_miss_keep", "__zeroinst_miss_keepsse", "__zeroinst_miss_keepall"
+    "__zeroinst_lookup_keep", "__zeroinst_lookup_keepsse", "__zeroinst_lookup_keepall"
   };
   gimple *call = zi_runtime_call (zi_t.object_fn, trampolines[keeps], keeps, 3, args);
   tree slow = make_ssa_name (zi_t.u64, call);
@@ -1482,7 +1601,9 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   tree chunk = make_ssa_name (zi_t.u64);
   gphi *phi = create_phi_node (chunk, join_bb);
   add_phi_arg (phi, cached, in, UNKNOWN_LOCATION);
-  add_phi_arg (phi, slow, find_edge (then_bb, join_bb), UNKNOWN_LOCATION);
+  add_phi_arg (phi, slow, find_edge (gimple_bb (then), join_bb), UNKNOWN_LOCATION);
+  if (hit)
+    add_phi_arg (phi, hit_chunk, hit, UNKNOWN_LOCATION);
 
   /* The marks, where there is a chunk.  */
   gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);

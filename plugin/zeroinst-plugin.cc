@@ -187,7 +187,7 @@ zi_build_trees (void)
                                                 OPTIMIZE_FOR_SPEED)
                 && builtin_decl_explicit_p (BUILT_IN_CLZLL)
                 ? builtin_decl_explicit (BUILT_IN_CLZLL) : NULL_TREE;
-  zi_t.object_fn = runtime_fn ("__zeroinst_miss",
+  zi_t.object_fn = runtime_fn ("__zeroinst_lookup",
                                build_function_type_list (zi_t.u64, ptr_type_node, zi_t.u64,
                                                          zi_t.u64, NULL_TREE),
                                true);

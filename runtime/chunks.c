@@ -33,21 +33,21 @@
    as many cache misses again.  0: empty.  */
 struct slot {
   uint64_t range;            /* base | (size - 1) << 48 */
-  uintptr_t o_which;         /* object | SECOND | EMPTY_BLOCK | TOUCHED (k) | id << 48 */
+  uintptr_t o_which;         /* object | SECOND | TOUCHED (k) | EMPTY_BLOCK | id << ID_SHIFT */
 };
 #define SECOND 1u            /* the slot of the block's second chunk */
-#define EMPTY_BLOCK 2u       /* a block of 0 bytes */
+#define EMPTY_BLOCK ((uintptr_t) 1 << 48)   /* a block of 0 bytes (objects are below 2^48) */
 /* The object was loaded as kind K (o->kinds has the bit too; a slot may
    lack a bit its object has: the block's other slot, or a slot made
    before the load, learns it at its next lookup).  */
-#define TOUCHED(k) (4u << (k))
+#define TOUCHED(k) (2u << (k))
 #define TOUCHED_ALL (TOUCHED (0) | TOUCHED (1))
 _Static_assert (ZI_DATA_KINDS == 2, "a TOUCHED bit per kind");
-#define LOW_BITS ((uintptr_t) (SECOND | EMPTY_BLOCK | TOUCHED_ALL))
+#define LOW_BITS ((uintptr_t) (SECOND | TOUCHED_ALL))
 /* Group ids: 1 to GROUP_IDS - 1, given to groups as their first block is
-   added, in the slot's top 16 bits; 0: none (more groups than ids), the
+   added, in the slot's top 15 bits; 0: none (more groups than ids), the
    group is read from the object.  Unused ids cost no memory (bss).  */
-#define ID_SHIFT 48
+#define ID_SHIFT 49
 #define GROUP_IDS (1u << (64 - ID_SHIFT))
 static struct zi_group *group_of_id[GROUP_IDS];
 static unsigned next_id = 1;
@@ -82,7 +82,7 @@ slot_which (const struct slot *s)
 static inline struct zi_object *
 word_object (uintptr_t w)
 {
-  return (struct zi_object *) (w & (((uintptr_t) 1 << ID_SHIFT) - 1) & ~LOW_BITS);
+  return (struct zi_object *) (w & (((uintptr_t) 1 << 48) - 1) & ~LOW_BITS);
 }
 
 static inline struct zi_object *
@@ -91,10 +91,10 @@ slot_object (const struct slot *s)
   return word_object (slot_word (s));
 }
 /* Objects of blocks in the tables come from page-aligned slabs of
-   32-byte objects (heap.c; a big object that shrinks into the tables is
+   24-byte objects (heap.c; a big object that shrinks into the tables is
    copied into one), in the user half of a 48-bit or smaller address
    space.  */
-_Static_assert (sizeof (struct zi_object) % 16 == 0 && LOW_BITS < 16, "low bits of objects");
+_Static_assert (sizeof (struct zi_object) % 8 == 0 && LOW_BITS < 8, "low bits of objects");
 
 struct table {
   unsigned shift;            /* chunks of 1 << shift bytes; blocks of at most that */
@@ -208,7 +208,7 @@ zi_chunks_insert (struct zi_object *o)
       t->slots = slots;
       t->mask = n - 1;
     }
-  if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> ID_SHIFT)
+  if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> 48)
     return 0;                /* not a slab object (see slot_object) */
   struct zi_group *g = o->group;
   if (g && !g->chunk_id && next_id < GROUP_IDS)

@@ -60,7 +60,7 @@
 /* Counts that cannot be taken (loads inside the runtime, or while another
    thread writes a report) go to the sink, which nobody reads: concurrent
    writes to it do not matter.  Its data slots come first (ZI_DSLOT); zero,
-   they tell __zeroinst_miss to hit everything and mark nothing.  Static
+   they tell __zeroinst_lookup to hit everything and mark nothing.  Static
    and untouched until used, so it costs address space only.  */
 static struct {
   struct zi_dslot data[ZI_MAX_FN_UNITS];

@@ -160,7 +160,7 @@ zi_heap_big_at (uintptr_t addr)
   return b && addr - b->o.base < b->o.size ? &b->o : NULL;
 }
 
-/* Objects of blocks in the chunk tables come from slabs (32 bytes each,
+/* Objects of blocks in the chunk tables come from slabs (24 bytes each,
    no allocator header: a program with millions of small blocks pays
    that per block), the others carry their treap node.  Write lock held
    for both.  */
@@ -190,7 +190,7 @@ object_new (uintptr_t base, size_t size)
         }
       else
         {
-          if (slab == slab_end)
+          if ((size_t) (slab_end - slab) < sizeof *o)
             {
               void *m = mmap (NULL, SLAB_BYTES, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -6,7 +6,7 @@
    the site's counter slot like any other, and its bytes are marked in the
    shadow chunk the slot holds.  Counts reach groups only when a miss
    finds an object of another group (or class) than the slot's target
-   (__zeroinst_miss), or a report, thread end or fork takes them
+   (__zeroinst_lookup), or a report, thread end or fork takes them
    (zi_dslots_take): what the counter slot gained since the last time,
    its "seen" snapshot, goes to the target, the group of the objects the
    slot held, or their class (stack, unknown memory).  An integer's
@@ -35,7 +35,14 @@
 
    Ranges are clipped to the element's shadow region, so one chunk serves
    the whole range, and shortened by the site's access bytes, so an
-   element that hits lies in its object.  */
+   element that hits lies in its object.
+
+   Group ids (zeroinst-abi.h, shadow.h): a slot whose target is a group
+   with an id holds it (ds->gid), and generated code serves its misses in
+   blocks of that group in the region of its range without calling here.  The
+   ids of a small heap block are written at its first lookup here as a
+   kind (under the read lock, after the object is marked loaded as that
+   kind, so that its end, under the write lock, clears them: objects.c).  */
 #include <string.h>
 #include "runtime.h"
 #include "shadow.h"
@@ -168,6 +175,11 @@ fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_clas
     ds->lo = UINTPTR_MAX, ds->limit = 0;   /* nothing hits */
   ds->chunk = chunk;
   ds->gen = gen;
+  /* The group ids serve the slot's misses in the region of its range
+     if its group has one (and there is a range: generated code takes
+     the region from lo).  */
+  unsigned id = g ? g->chunk_id : 0;
+  ds->gid = chunk && id && !(id >> ZI_GID_BITS) && ds->lo != UINTPTR_MAX ? id << 4 : 0;
   if (g)
     {
       /* The generated code marks an element that hits; one that runs
@@ -196,7 +208,7 @@ in_last_object (const struct zi_thread *t, uint64_t gen, int kind, uint64_t addr
 }
 
 uint32_t *
-__zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
+__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
 {
   uint64_t gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   if (!ds->slot)
@@ -206,6 +218,7 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       ds->limit = UINTPTR_MAX;
       ds->chunk = NULL;
       ds->gen = gen;
+      ds->gid = 0;
       return NULL;
     }
   if (zi_in_runtime)
@@ -267,6 +280,15 @@ __zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       t->last_kinds |= 1u << kind;
     }
   ret = fill (t, ds, b.o ? b.group : NULL, cls, b.base, b.base + b.size, gen, addr, value);
+  if (b.slot && ds->gid)
+    {
+      /* A small heap block: its group ids, unless its first lookup as
+         this kind wrote them already.  */
+      uint16_t *e = zi_gids (ds->chunk) + zi_shadow_index (b.base);
+      if (__atomic_load_n (e, __ATOMIC_RELAXED)
+          != zi_gid_entry (b.group->chunk_id, b.base, b.base + b.size))
+        zi_gids_set (ds->chunk, b.base, b.size, b.group->chunk_id);
+    }
   pthread_rwlock_unlock (&zi_objects_lock);
   zi_leave ();
   return ret;

@@ -153,7 +153,11 @@ zi_object_resize (struct zi_object *o, uintptr_t base, size_t size)
     zi_dslots_stale ();
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     if (o->kinds & (1u << k))
-      zi_shadow_resize (k, o->base, o->size, base, size);
+      {
+        /* The new range's group ids come with its next lookup.  */
+        zi_gids_clear (k, o->base, o->size);
+        zi_shadow_resize (k, o->base, o->size, base, size);
+      }
   o->base = base;
   o->size = size;
 }
@@ -335,6 +339,7 @@ zi_object_bury (struct zi_object *o)
       g->dead_zero[k] += zero;
       if (!(o->kinds & (1u << k)))
         continue;
+      zi_gids_clear (k, o->base, o->size);
       /* 4 MiB of addresses at a time, their shadow (1 MiB) cleared and
          given back right after: a large object's map and its shadow are
          never both whole in memory.  */

@@ -434,11 +434,14 @@ struct zi_group {
 };
 struct zi_object {
   uintptr_t base;
-  size_t size;
   struct zi_group *group;
-  unsigned kinds;            /* bit 1 << kind: loaded as that kind (states in the shadow) */
-  unsigned flags;            /* ZI_OBJECT_BIG: heap.c's treap node follows */
+  /* 24 bytes, not 32: a program of millions of small blocks has as many
+     objects (addresses and sizes are below 2^48, ZI_SHADOW_BITS).  */
+  uint64_t size : 48;
+  uint64_t flags : 8;        /* ZI_OBJECT_BIG: heap.c's treap node follows */
+  uint8_t kinds;             /* bit 1 << kind: loaded as that kind (states in the shadow) */
 };
+_Static_assert (sizeof (struct zi_object) == 24, "an object is three words");
 #define ZI_OBJECT_BIG 1u
 _Static_assert (sizeof ((struct zi_pending *) 0)->d / sizeof (struct zi_totals) == ZI_DATA_KINDS,
                 "a pending line per kind");

@@ -36,6 +36,10 @@ const uint64_t __zeroinst_unseen[256] = {
 #define REGIONS ((size_t) 1 << (ZI_SHADOW_BITS - ZI_SHADOW_REGION_BITS))
 #define CHUNK_WORDS ((size_t) 1 << (ZI_SHADOW_REGION_BITS - 4))
 #define CHUNK_BYTES (CHUNK_WORDS * sizeof (uint32_t))
+/* A region's mapping: its chunk, then its group ids (shadow.h).  */
+#define MAPPING_BYTES (ZI_GIDS_OFFSET + CHUNK_WORDS * sizeof (uint16_t))
+_Static_assert (ZI_GIDS_OFFSET >= CHUNK_BYTES && ZI_GIDS_OFFSET % 64 == 0,
+                "group ids after the chunk, aligned");
 
 /* BYTES of zeroed memory whose pages are taken when written.  Huge pages
    are refused: with transparent huge pages "always" one mark would take
@@ -95,15 +99,15 @@ zi_shadow_chunk_slow (int kind, uintptr_t addr)
     return c;
   if (__atomic_load_n (&failed, __ATOMIC_RELAXED))
     return NULL;
-  uint32_t *fresh = reserve (CHUNK_BYTES);
+  uint32_t *fresh = reserve (MAPPING_BYTES);
   /* Generated code biases a chunk by its region's word offset, R >> 2
      bytes, and takes 0 for "no chunk" (plugin/instrument.cc,
      biased_chunk): the chunk of R must not sit at R >> 2.  */
   uintptr_t r4 = (addr >> ZI_SHADOW_REGION_BITS) << (ZI_SHADOW_REGION_BITS - 2);
   if (fresh && (uintptr_t) fresh == r4)
     {
-      uint32_t *other = reserve (CHUNK_BYTES);
-      munmap (fresh, CHUNK_BYTES);
+      uint32_t *other = reserve (MAPPING_BYTES);
+      munmap (fresh, MAPPING_BYTES);
       fresh = other && (uintptr_t) other != r4 ? other : NULL;
     }
   if (!fresh)
@@ -115,7 +119,7 @@ zi_shadow_chunk_slow (int kind, uintptr_t addr)
     }
   if (__atomic_compare_exchange_n (slot, &c, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return fresh;
-  munmap (fresh, CHUNK_BYTES);    /* another thread mapped it first */
+  munmap (fresh, MAPPING_BYTES);    /* another thread mapped it first */
   return c;
 }
 
@@ -391,4 +395,36 @@ zi_shadow_resize (int kind, uintptr_t from, size_t old_size, uintptr_t to, size_
   /* The old bytes that are not the surviving ones (which includes new
      bytes where old ones were: they start never loaded).  */
   clear_outside (kind, from, from + old_size, to, to + keep);
+}
+
+/* Do the lines of [BASE, BASE + SIZE) have group ids (zi_gids_set)?  */
+static int
+gids_fit (uintptr_t base, size_t size)
+{
+  return size && size <= ZI_CHUNK_MAX && !(base & 15) && !((base + size) >> ZI_SHADOW_BITS)
+         && base >> ZI_SHADOW_REGION_BITS == (base + size - 1) >> ZI_SHADOW_REGION_BITS;
+}
+
+void
+zi_gids_set (uint32_t *chunk, uintptr_t base, size_t size, unsigned id)
+{
+  if (!gids_fit (base, size) || !id || id >> ZI_GID_BITS)
+    return;
+  uint16_t *e = zi_gids (chunk) + zi_shadow_index (base);
+  for (uintptr_t line = base; line < base + size; line += 16, e++)
+    __atomic_store_n (e, zi_gid_entry (id, line, base + size), __ATOMIC_RELAXED);
+}
+
+void
+zi_gids_clear (int kind, uintptr_t base, size_t size)
+{
+  if (!gids_fit (base, size))
+    return;
+  uint32_t *w = word_if_any (kind, base);
+  if (!w)
+    return;
+  uint16_t *e = zi_gids (w - zi_shadow_index (base)) + zi_shadow_index (base);
+  for (uintptr_t line = base; line < base + size; line += 16, e++)
+    if (__atomic_load_n (e, __ATOMIC_RELAXED))  /* untouched pages stay untouched */
+      __atomic_store_n (e, 0, __ATOMIC_RELAXED);
 }

@@ -58,6 +58,60 @@ zi_shadow_states (uint32_t v, uint32_t mask)
   return l | z << 1;
 }
 
+/* Group ids (zeroinst-abi.h): per kind and region, one 16-bit entry per
+   line for the small heap blocks loaded as that kind (the first lookup
+   of a block writes them, zi_gids_set; its end clears them,
+   zi_gids_clear), so that generated code finds the group of the block at
+   an address without the runtime.  An entry is the group's id << 4 | F,
+   where the block has at least max (4 * F + 4, (1 << F) >> 2) bytes from
+   the line's start on (zi_gid_span): 4, 8, ..., 28 for F 0-6 (the bytes
+   rounded down to a multiple of 4: a line with less than 4 has no entry;
+   an element that ends at its block's end, the last vector of a record,
+   still fits), then 32, 64, ..., 8192, so that a hit's range reaches at
+   least half way to the block's end, or 8 KiB.  Ids are chunks.c's group
+   ids below 2^12; 0: no entry.  The entries follow the region's chunk in
+   one mapping, ZI_GIDS_OFFSET (zeroinst-abi.h) bytes after it.  */
+#define ZI_GID_BITS 12
+static inline uint16_t *
+zi_gids (uint32_t *chunk)
+{
+  return (uint16_t *) ((char *) chunk + ZI_GIDS_OFFSET);
+}
+/* The bytes an entry's F promises.  */
+static inline size_t
+zi_gid_span (unsigned f)
+{
+  size_t a = 4 * (size_t) f + 4, b = ((size_t) 1 << f) >> 2;
+  return a > b ? a : b;
+}
+/* The entry of the line LINE (16-byte aligned) of a block of group ID
+   ending at END: the largest F whose span the block has.  */
+static inline uint16_t
+zi_gid_entry (unsigned id, uintptr_t line, uintptr_t end)
+{
+  size_t dist = end - line;
+  unsigned f;
+  if (dist < 4)
+    return 0;
+  if (dist < 32)
+    f = (unsigned) (dist / 4 - 1);
+  else
+    {
+      f = 7 + (63 - (unsigned) __builtin_clzll ((unsigned long long) (dist >> 5)));
+      if (f > 15)
+        f = 15;
+    }
+  return (uint16_t) (id << 4 | f);
+}
+/* Write the entries of the block [BASE, BASE + SIZE) of group ID in the
+   chunk CHUNK of KIND (read lock held: the block is live).  Blocks that
+   are not 16-byte aligned or leave their region get none.  */
+void zi_gids_set (uint32_t *chunk, uintptr_t base, size_t size, unsigned id)
+    __attribute__ ((visibility ("hidden")));
+/* Clear the entries of the block [BASE, BASE + SIZE) of KIND (write lock
+   held: it goes away or moves).  */
+void zi_gids_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
+
 /* Per kind, the chunk of each region (NULL: nothing marked there).  */
 extern uint32_t **zi_shadow_top[ZI_SHADOW_KINDS] __attribute__ ((visibility ("hidden")));
 

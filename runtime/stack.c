@@ -102,18 +102,18 @@ zi_stack_after_exec (void)
 /* Register-preserving trampolines for the rare calls of generated code
    on x86-64 (plugin/instrument.cc, zi_runtime_call).  The caller has
    stepped 128 bytes below its stack pointer (its red zone) and calls
-   __zeroinst_enter_keep, __zeroinst_miss_keep or
-   __zeroinst_miss_keepall with the arguments in rdi, rsi and rdx; the
+   __zeroinst_enter_keep, __zeroinst_lookup_keep or
+   __zeroinst_lookup_keepall with the arguments in rdi, rsi and rdx; the
    result comes back in rax and every other general-purpose register keeps
    its value.  For the first two (function entry, and data-mode loads
    outside loops) the vector, x87 and mask registers are declared clobbered
    by the generated asm instead (few values live in them there, and saving
    their whole state with XSAVE would cost more than the runtime function).
-   __zeroinst_miss_keepall preserves them too, with XSAVE (FXSAVE where
+   __zeroinst_lookup_keepall preserves them too, with XSAVE (FXSAVE where
    the system has no XSAVE): it serves loads inside loops, whose
    floating-point values would otherwise live on the stack, in every run,
    for a call made once per object the loop moves to.
-   __zeroinst_miss_keepsse serves the same loads in functions compiled
+   __zeroinst_lookup_keepsse serves the same loads in functions compiled
    without AVX, whose vector values can only be in the 128 bits of
    xmm0-15: it saves those 16 registers (256 bytes, where XSAVE writes
    about 2.4 KiB with AVX-512's state); the x87 registers are declared
@@ -136,7 +136,7 @@ zi_stack_after_exec (void)
   "  .size " NAME ", .-" NAME "\n"
 #define ZI_KEEP_STUB(NAME, TARGET) ZI_KEEP_STUB_TO (NAME, TARGET, "zi_keep_common")
 
-/* The state __zeroinst_miss_keepall saves: x87, SSE, AVX, and AVX-512's
+/* The state __zeroinst_lookup_keepall saves: x87, SSE, AVX, and AVX-512's
    mask and upper registers (XSAVE components 0, 1, 2, 5, 6, 7), not AMX
    tiles (8 KiB, never touched by the runtime).  */
 #define ZI_XSAVE_MASK 0xe7u
@@ -201,9 +201,9 @@ zi_xsave_init (void)
 
 __asm__ (
   "  .text\n"
-  ZI_KEEP_STUB_TO ("__zeroinst_miss_keepall", "__zeroinst_miss", "zi_keepall_common")
-  ZI_KEEP_STUB_TO ("__zeroinst_miss_keepsse", "__zeroinst_miss", "zi_keepsse_common")
-  ZI_KEEP_STUB ("__zeroinst_miss_keep", "__zeroinst_miss")
+  ZI_KEEP_STUB_TO ("__zeroinst_lookup_keepall", "__zeroinst_lookup", "zi_keepall_common")
+  ZI_KEEP_STUB_TO ("__zeroinst_lookup_keepsse", "__zeroinst_lookup", "zi_keepsse_common")
+  ZI_KEEP_STUB ("__zeroinst_lookup_keep", "__zeroinst_lookup")
   ZI_KEEP_STUB ("__zeroinst_enter_keep", "__zeroinst_enter")
   "  .type zi_keep_common, @function\n"
   "zi_keep_common:\n"

@@ -139,7 +139,7 @@ __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx, struct z
     {
       struct zi_thread *t = zi_thread_active ();
       /* In no object: perhaps in a library loaded since (as
-         __zeroinst_miss does).  */
+         __zeroinst_lookup does).  */
       struct zi_object *o;
       uintptr_t olo, ohi;
       pthread_rwlock_rdlock (&zi_objects_lock);

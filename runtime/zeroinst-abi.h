@@ -23,8 +23,20 @@
    site's last element was in.  Generated code, before the counters of an
    element at ADDR of a load of B bytes:
 
-       if (ADDR - ds.lo > ds.limit || ds.gen != __zeroinst_gen)
-         chunk = __zeroinst_miss (&ds, ADDR, value);  -- unlikely
+       if (ADDR - ds.lo > ds.limit || ds.gen != __zeroinst_gen)   -- unlikely
+         {
+           if ((ADDR ^ ds.lo) >> REGION_BITS == 0 && ds.gid != 0    -- group ids (below)
+               && ((e = *(uint16_t *) (ds.chunk + ZI_GIDS_OFFSET
+                                       + ((ADDR >> 4) mod 2^(REGION_BITS - 4)) * 2)) & ~15)
+                  == ds.gid
+               && (ADDR & 15) + B <= (span = max (4 * (e & 15) + 4, (1 << (e & 15)) >> 2)))
+             {
+               ds.lo = ADDR & ~15;  ds.limit = span - B;
+               chunk = ds.chunk;
+             }
+           else
+             chunk = __zeroinst_lookup (&ds, ADDR, value);
+         }
        else
          chunk = ds.chunk;
        if (chunk)
@@ -41,6 +53,19 @@
    loop and after each call, and compares gen only then; it biases the
    chunk of region R by R >> 2 bytes and keeps 0 for none, so the runtime
    never maps R's chunk at R >> 2.
+
+   Group ids: a program that moves to another object at almost every load
+   (a tree walk, a list, a hash table) would call the runtime at each.
+   The runtime keeps, per kind, one 16-bit entry per 16-byte line of each
+   small heap block loaded as that kind, ZI_GIDS_OFFSET bytes after the
+   chunk of the line's region (runtime/shadow.h): its group's id << 4 | F,
+   where the block has at least span (F) bytes from the line's start on,
+   and 0 where there is no such block.  A miss whose element lies in a
+   block of the group the slot counts for (ds.gid: that id << 4, or 0
+   when the slot's target has none), in the region of the slot's range
+   (and so of ds.chunk), needs nothing from the runtime: its counts go to
+   that group anyway, and its marks to that chunk.  The slot's range
+   becomes the span (the generation stays: a stale slot stays stale).
 
    Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
    instrumented function keeps the calling-context node of its activation in
@@ -79,9 +104,10 @@
 
 /* Each version renames an entry point that generated code depends on
    (3: __zeroinst_count; 4: __zeroinst_object; 5: __zeroinst_miss, with
-   the shadow layout below), so that objects of an older plugin fail to
-   link against this runtime instead of counting wrongly.  */
-#define ZI_ABI_VERSION 5
+   the shadow layout below; 6: __zeroinst_lookup, with the group ids), so
+   that objects of an older plugin fail to link against this runtime
+   instead of counting wrongly.  */
+#define ZI_ABI_VERSION 6
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
@@ -119,8 +145,8 @@ struct zi_slot {
 #define ZI_SLOT_UNITS(t) (ZI_WIDE_TYPE (t) ? 2u : 1u)
 /* The data slot of a site in a context (data mode): the object (clipped
    to its shadow region, ZI_SHADOW_REGION_BITS) or stack the site's last
-   element was in.  Generated code reads the first four fields; the rest
-   is the runtime's.  A node's data slots lie before its counter slots, in
+   element was in.  Generated code reads the first four fields and gid;
+   the rest is the runtime's.  A node's data slots lie before its counter slots, in
    reverse: unit U's is ZI_DSLOT (slots, U).  */
 struct zi_dslot {
   uintptr_t lo;             /* an element of the site's B bytes at A hits */
@@ -132,6 +158,7 @@ struct zi_dslot {
   uint64_t seen_elements, seen_zeros, seen_hb;   /* the slot when last taken */
   uint16_t bytes;           /* access bytes of the site */
   uint8_t type, kind;       /* enum zi_type of the site; shadow kind (runtime's) */
+  uint32_t gid;             /* generated code: the target group's id << 4, 0 if none */
 };
 #define ZI_DSLOT(slots, unit) ((struct zi_dslot *) (slots) - (unit) - 1)
 
@@ -152,6 +179,10 @@ struct zi_dslot {
    one), no arithmetic on the value.  Marks are an atomic OR into the
    32-bit word.  */
 #define ZI_SHADOW_REGION_BITS 26
+/* Where a region's group ids follow its chunk (runtime/shadow.h): not a
+   multiple of the page size, so that an entry and the shadow word of its
+   line, read together, rarely sit at one page offset (4K aliasing).  */
+#define ZI_GIDS_OFFSET ((4u << (ZI_SHADOW_REGION_BITS - 4)) + 2048 + 64)
 /* Slots per function at most: a function with more sites records the
    others through __zeroinst_count with a null slot.  */
 #define ZI_MAX_FN_UNITS (1u << 16)
@@ -219,10 +250,10 @@ extern uint64_t __zeroinst_gen ZI_EXPORT;
    flat root).  */
 const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_EXPORT;
 /* The slow path of a data slot (see above): DS missed for the element at
-   ADDR.  VALUE: a scalar's raw bits, zero-extended; for a load of several
+   ADDR, which is in no block of its group that the group ids know.  VALUE: a scalar's raw bits, zero-extended; for a load of several
    elements (a vector, a complex value; DS->bytes is more than one
    element's) the address of its bytes as in memory.  */
-uint32_t *__zeroinst_miss (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
+uint32_t *__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
 /* For the shadow test (above): entry M has byte k 0 if bit k of M is set,
    else 0xff.  */
 extern const uint64_t __zeroinst_unseen[256] ZI_EXPORT;

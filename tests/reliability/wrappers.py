@@ -122,7 +122,7 @@ def case_response_file_not_evaluated():
     check(r.returncode == 0, r.stderr)
     check(r.stderr == "", "warnings: " + r.stderr)
     nm = run(["nm", os.path.join(common.TMP, "u.o")]).stdout
-    check("__zeroinst_miss" in nm, "u.o is not instrumented")
+    check("__zeroinst_lookup" in nm, "u.o is not instrumented")
 
 
 def case_response_file_gcc_quoting():
@@ -139,7 +139,7 @@ def case_response_file_gcc_quoting():
     obj = os.path.join(common.TMP, "out dir", "x.o")
     check(os.path.isfile(obj), "no object at 'out dir/x.o'")
     nm = run(["nm", obj]).stdout
-    check("__zeroinst_miss" in nm, "x.o is not instrumented")
+    check("__zeroinst_lookup" in nm, "x.o is not instrumented")
 
 
 def case_response_file_errors_as_gcc():

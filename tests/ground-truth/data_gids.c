@@ -1,0 +1,187 @@
+/* Data-centric analysis of misses that the group ids serve
+   (zeroinst-abi.h): a site that moves to another small block of the
+   group its data slot counts for needs no runtime call; one that changes
+   group, that reads a block not yet loaded as its kind, or whose element
+   runs past its block's end does.  Each part below is what a wrong id
+   entry would count differently.
+   zeroinst-flags: -O2 -g
+   zeroinst-env: ZEROINST_MODE=code,data
+
+   ones: 8 blocks of 16 bytes {key = i + 1, w = 0, x, y}.  get_key reads
+   the keys 3 times in turn (24 elements, 3 redundant bytes each; from
+   the second round its misses are served by the ids), then get_w reads
+   w of ones[i] and twos[i] alternately, twice (16 zero elements here,
+   the group changing at every element).  x and y are never loaded.
+   expect-data: heap@ones int path=main@ones allocations=8 size=128 elements=40 bytes=160 redundant_bytes=136 zero_elements=16 never_loaded_bytes=64 always_zero_bytes=56 map=1x7z8n
+   twos: 8 blocks {0, w = 0x100, 0, 0}, only w read, 16 times: 2
+   redundant bytes each; bytes 0, 2 and 3 of w always zero.
+   expect-data: heap@twos int path=main@twos allocations=8 size=128 elements=16 bytes=64 redundant_bytes=32 zero_elements=0 never_loaded_bytes=96 always_zero_bytes=24 map=4n1z1x2z8n
+
+   tails: 4 blocks of 20 bytes (glibc's usable size is 24: bytes 20-23
+   are written too, as 0) of int32 {0, 0, 5, 0, 7}, read twice each as
+   uint64 at 8 (5) and at 16 (7, then the zero bytes past the end): 16
+   elements of 7 redundant bytes.  The one at 16 runs past the block's
+   end, so its id entry (4 bytes of the block in that line) sends it to
+   the runtime, which marks bytes 16-19 only.
+   expect-data: heap@tails int path=main@tails allocations=4 size=80 elements=16 bytes=128 redundant_bytes=112 zero_elements=0 never_loaded_bytes=32 always_zero_bytes=40 map=8n1x7z1x3z
+   after: 4 blocks of 24 bytes allocated once tails are freed (glibc
+   hands out the same addresses), each read as one int32 1 at 0: bytes
+   20-23 must be never loaded, not carry marks of a tails element.
+   expect-data: heap@after int path=main@after allocations=4 size=96 elements=4 bytes=16 redundant_bytes=12 zero_elements=0 never_loaded_bytes=80 always_zero_bytes=12 map=1x3z20n
+
+   pairs: P and Q {key = 0x10000}, read by read_keys; P is freed and P2
+   allocated on the same path (at P's address), then P2 and Q read by
+   the same site: P2's first element must reach the runtime (P's ids
+   went with P), or P2 would never count as loaded.  4 elements of 1
+   redundant byte; bytes 0, 1 and 3 of each key always zero.
+   expect-data: heap@pairs int path=alloc_pair@pairs,main@call_pair allocations=3 size=48 elements=4 bytes=16 redundant_bytes=4 zero_elements=0 never_loaded_bytes=36 always_zero_bytes=9 map=2z1x1z12n
+
+   mixed: X {f = 0.0f, i = 3} and Y {f = 1.5f, i = 3}; each read as int
+   (i), then as float (f): Y is loaded as int before the float site
+   reaches it, and its float ids must still be missing.
+   expect-data: heap@mixed int path=main@mixed allocations=2 size=32 elements=2 bytes=8 redundant_bytes=6 zero_elements=0 never_loaded_bytes=24 always_zero_bytes=6 map=4n1x3z8n
+   expect-data: heap@mixed float path=main@mixed allocations=2 size=32 elements=2 bytes=8 redundant_bytes=4 zero_elements=1 never_loaded_bytes=24 always_zero_bytes=6 map=2z2x12n
+   expect-data-total: heap.int.elements=82 heap.int.bytes=392 heap.int.redundant_bytes=302 heap.int.zero_elements=16
+   expect-data-total: heap.float.elements=2 unknown.int.elements=0
+*/
+#include <malloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 8
+#define NT 4
+#define NOIPA __attribute__ ((noipa))
+
+volatile int zero;
+struct rec {
+  int32_t key, w, x, y;
+};
+struct mix {
+  float f;
+  int32_t i, x, y;
+};
+static struct rec *ones[N], *twos[N];
+static unsigned char *tails[NT];
+
+NOIPA int32_t get_key (const struct rec *r) { return r->key; }
+NOIPA int32_t get_w (const struct rec *r) { return r->w; }
+NOIPA int32_t get_i (const struct mix *m) { return m->i; }
+NOIPA float get_f (const struct mix *m) { return m->f; }
+
+NOIPA uint64_t
+get64 (const unsigned char *p, int off)
+{
+  uint64_t v;
+  memcpy (&v, p + off, sizeof v);
+  return v;
+}
+
+NOIPA int32_t
+first (const unsigned char *p)
+{
+  int32_t v;
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+NOIPA int64_t
+read_keys (struct rec *const *v, int n)
+{
+  int64_t s = 0;
+  for (int i = 0; i < n; i++)
+    s += get_key (v[i]);
+  return s;
+}
+
+NOIPA struct rec *
+alloc_pair (void)
+{
+  struct rec *r = malloc (sizeof *r);  // [[pairs]]
+  if (!r)
+    abort ();
+  *r = (struct rec) { 0x10000, 0, 0, 0 };
+  return r;
+}
+
+static void *
+xmalloc (void *p)
+{
+  if (!p)
+    abort ();
+  return p;
+}
+
+int
+main (void)
+{
+  int n = N + zero, nt = NT + zero;
+  int64_t s = 0;
+  double fs = 0;
+  for (int i = 0; i < n; i++)
+    {
+      ones[i] = xmalloc (malloc (sizeof (struct rec)));  // [[ones]]
+      *ones[i] = (struct rec) { i + 1, 0, 0, 0 };
+    }
+  for (int i = 0; i < n; i++)
+    {
+      twos[i] = xmalloc (malloc (sizeof (struct rec)));  // [[twos]]
+      *twos[i] = (struct rec) { 0, 0x100, 0, 0 };
+    }
+  for (int r = 0; r < 3 + zero; r++)
+    for (int i = 0; i < n; i++)
+      s += get_key (ones[i]);
+  for (int r = 0; r < 2 + zero; r++)
+    for (int i = 0; i < 2 * n; i++)
+      s += get_w ((i & 1 ? twos : ones)[i >> 1]);
+
+  /* Blocks whose last line is partly theirs.  */
+  for (int i = 0; i < nt; i++)
+    {
+      unsigned char *p = tails[i] = xmalloc (malloc (20));  // [[tails]]
+      if (malloc_usable_size (p) < 24)
+        abort ();
+      int32_t v[6] = { 0, 0, 5, 0, 7, 0 };
+      memcpy (p, v, sizeof v);
+    }
+  for (int r = 0; r < 2 + zero; r++)
+    for (int i = 0; i < nt; i++)
+      s += get64 (tails[i], 8) + get64 (tails[i], 16);
+  for (int i = 0; i < nt; i++)
+    free (tails[i]);
+  for (int i = 0; i < nt; i++)
+    {
+      unsigned char *p = tails[i] = xmalloc (malloc (24));  // [[after]]
+      memset (p, 0, 24);
+      p[0] = 1;
+    }
+  for (int i = 0; i < nt; i++)
+    s += first (tails[i]);
+
+  /* A block freed and its address given to the same path.  */
+  struct rec *v[2] = { 0, 0 };
+  for (int k = 0; k < 3 + zero; k++)
+    {
+      if (k == 2)
+        free (v[0]);
+      v[k == 1] = alloc_pair ();  // [[call_pair]]
+      if (k >= 1)
+        s += read_keys (v, 2);
+    }
+
+  /* One group loaded as two kinds.  */
+  struct mix *m[2];
+  for (int i = 0; i < 2 + zero; i++)
+    {
+      m[i] = xmalloc (malloc (sizeof (struct mix)));  // [[mixed]]
+      *m[i] = (struct mix) { i ? 1.5f : 0.0f, 3, 0, 0 };
+    }
+  for (int i = 0; i < 2 + zero; i++)
+    {
+      s += get_i (m[i]);
+      fs += get_f (m[i]);
+    }
+  printf ("%lld %g\n", (long long) s, fs);
+  return 0;
+}
