@@ -128,8 +128,8 @@ void
 zi_object_touch (struct zi_object *o, int kind)
 {
   unsigned bit = 1u << kind;
-  if (!(__atomic_load_n (&o->kinds, __ATOMIC_RELAXED) & bit))
-    __atomic_fetch_or (&o->kinds, bit, __ATOMIC_RELAXED);
+  if (!((__atomic_load_n (&o->word, __ATOMIC_RELAXED) >> ZI_OBJECT_KINDS_SHIFT) & bit))
+    __atomic_fetch_or (&o->word, (uint64_t) bit << ZI_OBJECT_KINDS_SHIFT, __ATOMIC_RELAXED);
 }
 
 void
@@ -382,7 +382,8 @@ zi_object_find (uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
   if (!o)
     return 0;
   *b = (struct zi_block) { o, o->base, o->size, o->group,
-                           __atomic_load_n (&o->kinds, __ATOMIC_RELAXED), NULL };
+                           (unsigned) (__atomic_load_n (&o->word, __ATOMIC_RELAXED)
+                                       >> ZI_OBJECT_KINDS_SHIFT), NULL };
   return 1;
 }
 

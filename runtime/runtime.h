@@ -437,10 +437,19 @@ struct zi_object {
   struct zi_group *group;
   /* 24 bytes, not 32: a program of millions of small blocks has as many
      objects (addresses and sizes are below 2^48, ZI_SHADOW_BITS).  */
-  uint64_t size : 48;
-  uint64_t flags : 8;        /* ZI_OBJECT_BIG: heap.c's treap node follows */
-  uint8_t kinds;             /* bit 1 << kind: loaded as that kind (states in the shadow) */
+  union {
+    struct {
+      uint64_t size : 48;
+      uint64_t flags : 8;    /* ZI_OBJECT_BIG: heap.c's treap node follows */
+      uint64_t kinds : 8;    /* bit 1 << kind: loaded as that kind (states in the shadow) */
+    };
+    /* The three, for atomic access to kinds (ZI_OBJECT_KINDS_SHIFT): a
+       word, because riscv64 has no atomic OR of a byte without
+       libatomic.  size and flags change under the write lock only.  */
+    uint64_t word;
+  };
 };
+#define ZI_OBJECT_KINDS_SHIFT 56
 _Static_assert (sizeof (struct zi_object) == 24, "an object is three words");
 #define ZI_OBJECT_BIG 1u
 _Static_assert (sizeof ((struct zi_pending *) 0)->d / sizeof (struct zi_totals) == ZI_DATA_KINDS,
