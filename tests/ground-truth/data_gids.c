@@ -62,8 +62,6 @@ struct mix {
   float f;
   int32_t i, x, y;
 };
-static struct rec *ones[N], *twos[N];
-static unsigned char *tails[NT];
 
 NOIPA int32_t get_key (const struct rec *r) { return r->key; }
 NOIPA int32_t get_w (const struct rec *r) { return r->w; }
@@ -116,6 +114,10 @@ xmalloc (void *p)
 int
 main (void)
 {
+  /* Locals, not statics: a static array of heap pointers would be a
+     data record whose always-zero bytes depend on the addresses.  */
+  struct rec *ones[N], *twos[N];
+  unsigned char *tails[NT];
   int n = N + zero, nt = NT + zero;
   int64_t s = 0;
   double fs = 0;
