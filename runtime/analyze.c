@@ -21,11 +21,21 @@ static const struct class_rule {
   unsigned bytes;
   uint64_t hi_mask, sign_lo, sign_hi;
 } rules[ZI_NTYPES] = {
-#define RULE(NAME, CLASS, FLOAT, BYTES, WIDE, HI_MASK, SIGN_LO, SIGN_HI) \
+#define RULE(NAME, CLASS, FLOAT, BYTES, HI_MASK, SIGN_LO, SIGN_HI) \
   [CLASS] = { FLOAT, BYTES, HI_MASK, SIGN_LO, SIGN_HI },
   ZI_VALUE_CLASSES (RULE)
 #undef RULE
 };
+
+void
+zi_element_counts (enum zi_type type, uint64_t lo, uint64_t hi, unsigned *red, unsigned *zero)
+{
+  const struct class_rule *r = &rules[type];
+  zi_element_rule (lo, hi & r->hi_mask, r->is_float, r->bytes, r->sign_lo, r->sign_hi, red,
+                   zero);
+  if (r->is_float)
+    *red = *zero ? r->bytes : 0;
+}
 
 /* Apply the rules to one element of SITE (raw bits LO, HI) in slot S.  */
 void
@@ -35,16 +45,14 @@ zi_slot_record (struct zi_slot *s, const struct zi_site *site, uint64_t lo, uint
   s->elements++;
   if (type == ZI_OTHER)
     return;
-  const struct class_rule *r = &rules[type];
-  hi &= r->hi_mask;
   unsigned red, zero;
-  zi_element_rule (lo, hi, r->is_float, r->bytes, r->sign_lo, r->sign_hi, &red, &zero);
+  zi_element_counts ((enum zi_type) type, lo, hi, &red, &zero);
   s->zeros += zero;
-  if (!r->is_float)
-    s->hb += r->bytes - 1 - red + zero;
+  if (!rules[type].is_float)
+    s->hb += rules[type].bytes - 1 - red + zero;
   s->or_lo |= lo;
   if (ZI_WIDE_TYPE (type))
-    s[1].or_lo |= hi;
+    s[1].or_lo |= hi & rules[type].hi_mask;
 }
 
 /* C += the slot(s) S of a site of SI's type.  */

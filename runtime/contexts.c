@@ -565,12 +565,12 @@ void
 zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear)
 {
   struct zi_cct *cct = t->cct;
-  if (!cct)
-    return;
   /* Data slots first: they take what their counter slots gained, and
-     start again from zero if those are cleared below.  */
+     start again from zero if those are cleared below.  Then the thread's
+     pending group counts (theirs, and those of elements the runtime
+     attributed itself, analyze_data.c) go to their groups.  */
   int cleared = clear && zi_config.mode_code;
-  for (size_t i = 0; zi_data_on && i < cct->nnodes; i++)
+  for (size_t i = 0; cct && zi_data_on && i < cct->nnodes; i++)
     {
       struct zi_node *n = cct->nodes[i];
       if (n->ndata)
@@ -578,6 +578,8 @@ zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear)
     }
   if (zi_data_on)
     zi_dslots_flush (t);
+  if (!cct)
+    return;
   if (!zi_config.mode_code)
     return;
   for (size_t i = 0; i < cct->nnodes; i++)
@@ -794,9 +796,10 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
   __asm__ volatile ("" ::: "memory");   /* not a tail call: keep this frame recognisable */
 }
 
-/* Is CTX (from a buffered entry) a real node?  Code that ran before any
-   instrumented function entry of its thread, or inside the runtime, holds
-   the static unborn or no-match context: no path.  */
+/* Is CTX (an activation's context, as generated code passes it) a real
+   node?  Code that ran before any instrumented function entry of its
+   thread, or inside the runtime, holds the static unborn or no-match
+   context: no path.  */
 int
 zi_ctx_is_node (const void *ctx)
 {

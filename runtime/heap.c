@@ -17,9 +17,9 @@
 
    Freeing a block buries it (its byte states are folded into the group
    and cleared from the shadow), so
-   memory that is reused belongs to the new block.  The allocator
-   wrappers (allocators.c) flush the calling thread's buffers first, so
-   the thread's own earlier loads count for the old block.  realloc keeps
+   memory that is reused belongs to the new block (every load is
+   attributed when it runs, so the thread's own earlier loads counted for
+   the old block).  realloc keeps
    the object (and its group): the states of the bytes that survive move
    with it.
    A new block that overlaps blocks still in the tree (freed behind our

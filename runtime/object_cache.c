@@ -250,20 +250,8 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
   uint32_t *c = zi_shadow_chunk (kind, addr);
   if (c)
     __builtin_prefetch (c + zi_shadow_index (addr));
-  zi_statics_check (t, 0);
-  pthread_rwlock_rdlock (&zi_objects_lock);
-  gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   struct zi_block b;
-  enum zi_class cls = zi_data_find (t, addr, &b);
-  if (cls == ZI_CLASS_UNKNOWN)
-    {
-      /* Perhaps a library loaded since: look again with it.  */
-      pthread_rwlock_unlock (&zi_objects_lock);
-      zi_statics_check (t, 1);
-      pthread_rwlock_rdlock (&zi_objects_lock);
-      gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-      cls = zi_data_find (t, addr, &b);
-    }
+  enum zi_class cls = zi_data_find (t, addr, &b, &gen);
   if (b.o)
     {
       /* B, not the object: reading it is one more cache miss (chunks.c).  */

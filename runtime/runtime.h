@@ -2,10 +2,11 @@
 
    Data flow (zeroinst-abi.h): generated code counts each load in the
    counter slots of its calling-context node (contexts.c makes nodes and
-   their slots; analyze.c has the rules), and in data mode also fills
-   per-thread, per-type buffers, which threads.c hands out and, when one is
-   full, has analyze_data.c fold into per-object counts and the byte
-   states of the shadow (shadow.c).  threads.c keeps
+   their slots; analyze.c has the rules), and in data mode also attributes
+   each element to its object through the data slots of the node
+   (object_cache.c: per-object counts, and the byte states of the shadow,
+   shadow.c); elements the runtime is handed one at a time go through
+   analyze_data.c.  threads.c keeps
    every thread's state (also after the thread ended); zi_contexts_fold
    turns a thread's slots into its (site, context) table at its end and at
    a report; finish.c merges all threads at process end (or exec, or a
@@ -25,7 +26,7 @@
 
 enum zi_kind { ZI_KIND_INT, ZI_KIND_FLOAT, ZI_KIND_OTHER, ZI_NKINDS };
 
-/* types.c: what each buffer class holds.  */
+/* types.c: the element types (enum zi_type).  */
 struct zi_type_info {
   const char *name;        /* "i32", "f64", ... */
   enum zi_kind kind;
@@ -176,22 +177,6 @@ const struct zi_site_info *zi_site_get (int32_t slot) ZI_HIDDEN;
    times some were found gone so far).  */
 unsigned zi_sites_generation (void) ZI_HIDDEN;
 
-/* One element for the runtime's data analysis (analyze_data.c): values
-   narrower than 64 bits are zero-extended raw bits in lo; the 128-bit
-   classes (ZI_WIDE_TYPE) use struct zi_entry_wide, whose hi holds the
-   upper half.  */
-struct zi_entry {
-  const struct zi_site *site;
-  const struct zi_ctx *ctx;  /* the activation's node (a flat one without contexts) */
-  uint64_t addr;             /* address of the element, 0 when not in addressable memory */
-  uint64_t lo;
-};
-struct zi_entry_wide {
-  struct zi_entry e;
-  uint64_t hi, pad;
-};
-#define zi_entry_bytes(t) (ZI_WIDE_TYPE (t) ? 48u : 32u)
-
 /* threads.c: per-thread state.  */
 /* Counts on their way to a group's totals, which every thread adds to
    atomically: a table of lines, one group each, found by the group's
@@ -217,10 +202,10 @@ struct zi_thread {
   /* data mode: elements by class of memory (static, heap, stack, unknown)
      and kind; kept after the thread ended */
   struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
-  void *data_cache;                  /* analyze_data.c's site cache, kept between calls */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
   struct zi_static_gap static_gap;   /* data mode: zi_static_at */
-  /* data mode: counts taken from data slots on their way to groups */
+  /* data mode: counts on their way to groups, taken from data slots or
+     of elements the runtime attributed itself (analyze_data.c) */
   struct zi_pending pending[64];
   /* data mode: the object the thread's last data-slot miss found and a
      copy of its fields (object_cache.c), valid while __zeroinst_gen is
@@ -307,24 +292,23 @@ void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 
 /* The value classes and how their elements are analysed (SPEC §3), for
-   the runtime's counter rules (analyze.c) and the data analysis
-   (analyze_data.c, which generates one loop per class from this table):
-     X (name, class, float, bytes, wide, hi_mask, sign_lo, sign_hi)
-   float: floating kind; bytes: loaded bytes per element; wide: 48-byte
-   entry (struct zi_entry_wide); hi_mask: bits of hi that are loaded;
-   sign_lo/sign_hi: the sign bit (ignored when testing for a zero float).  */
-#define ZI_VALUE_CLASSES(X)                                              \
-  X (i8,   ZI_I8,   0, 1,  0, 0,          0,           0)                \
-  X (i16,  ZI_I16,  0, 2,  0, 0,          0,           0)                \
-  X (i32,  ZI_I32,  0, 4,  0, 0,          0,           0)                \
-  X (i64,  ZI_I64,  0, 8,  0, 0,          0,           0)                \
-  X (i128, ZI_I128, 0, 16, 1, ~0ull,      0,           0)                \
-  X (f16,  ZI_F16,  1, 2,  0, 0,          1ull << 15,  0)                \
-  X (bf16, ZI_BF16, 1, 2,  0, 0,          1ull << 15,  0)                \
-  X (f32,  ZI_F32,  1, 4,  0, 0,          1ull << 31,  0)                \
-  X (f64,  ZI_F64,  1, 8,  0, 0,          1ull << 63,  0)                \
-  X (f80,  ZI_F80,  1, 10, 1, 0xffffull,  0,           1ull << 15)       \
-  X (f128, ZI_F128, 1, 16, 1, ~0ull,      0,           1ull << 63)
+   the runtime's counter rules (analyze.c):
+     X (name, class, float, bytes, hi_mask, sign_lo, sign_hi)
+   float: floating kind; bytes: loaded bytes per element; hi_mask: bits of
+   hi (the upper half of a 128-bit class) that are loaded; sign_lo/sign_hi:
+   the sign bit (ignored when testing for a zero float).  */
+#define ZI_VALUE_CLASSES(X)                                      \
+  X (i8,   ZI_I8,   0, 1,  0,          0,           0)           \
+  X (i16,  ZI_I16,  0, 2,  0,          0,           0)           \
+  X (i32,  ZI_I32,  0, 4,  0,          0,           0)           \
+  X (i64,  ZI_I64,  0, 8,  0,          0,           0)           \
+  X (i128, ZI_I128, 0, 16, ~0ull,      0,           0)           \
+  X (f16,  ZI_F16,  1, 2,  0,          1ull << 15,  0)           \
+  X (bf16, ZI_BF16, 1, 2,  0,          1ull << 15,  0)           \
+  X (f32,  ZI_F32,  1, 4,  0,          1ull << 31,  0)           \
+  X (f64,  ZI_F64,  1, 8,  0,          1ull << 63,  0)           \
+  X (f80,  ZI_F80,  1, 10, 0xffffull,  0,           1ull << 15)  \
+  X (f128, ZI_F128, 1, 16, ~0ull,      0,           1ull << 63)
 
 /* DST += SRC, field by field.  */
 static inline void
@@ -382,6 +366,10 @@ zi_element_rule (uint64_t lo, uint64_t hi, int is_float, unsigned bytes, uint64_
 }
 
 /* analyze.c */
+/* The redundant bytes and whether it is a zero element (SPEC section 3)
+   of one element of class TYPE (not ZI_OTHER) with raw bits LO, HI.  */
+void zi_element_counts (enum zi_type type, uint64_t lo, uint64_t hi, unsigned *red,
+                        unsigned *zero) ZI_HIDDEN;
 void zi_slot_record (struct zi_slot *s, const struct zi_site *site, uint64_t lo, uint64_t hi)
     ZI_HIDDEN;
 void zi_slot_add (struct zi_counters *c, const struct zi_site_info *si, const struct zi_slot *s)
@@ -394,16 +382,17 @@ uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_cou
 
 /* Data-centric analysis (SPEC §5): objects.c (maps, lookup, lock),
    statics.c (ELF symbols of every module), heap.c (allocations, groups),
-   allocators.c (malloc & co. interposed), analyze_data.c (the analysis).
+   allocators.c (malloc & co. interposed), object_cache.c (the data slots
+   of generated code), analyze_data.c (elements the runtime is handed one
+   at a time).
 
    Every static variable and every live heap block is a struct zi_object;
    its loads are counted in its group (struct zi_group): a static object's
    own group, or the allocation path of a heap block (SPEC: heap objects
    are grouped by allocation call path).  The states of its bytes, per
    kind (loaded, seen non-zero), are in the shadow (shadow.h) from its
-   first load of that kind on.  Lookups and marks run under the read side
-   of zi_objects_lock (held for a whole buffer), changes under the write
-   side.  */
+   first load of that kind on.  Lookups run under the read side of
+   zi_objects_lock, changes under the write side.  */
 enum zi_class { ZI_CLASS_STATIC, ZI_CLASS_HEAP, ZI_CLASS_STACK, ZI_CLASS_UNKNOWN, ZI_NCLASSES };
 #define ZI_DATA_KINDS 2                   /* ZI_KIND_INT, ZI_KIND_FLOAT */
 #define ZI_MAP_MAX_GRANULES (1ull << 28)  /* 64 MiB of map per kind at most */
@@ -583,17 +572,20 @@ void zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDD
 void zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 /* contexts.c: the node of an allocation by the current context at RA.  */
 const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;
-/* analyze_data.c */
-void zi_analyze_data (struct zi_thread *t, enum zi_type type, const void *begin, const void *end)
-    ZI_HIDDEN;
-/* Where ADDR, loaded by thread T, is: *O gets its object (or NULL), and
-   *LO and *HI the address range for which that answer holds (empty when
-   it is not worth caching).  Read lock held.  */
-enum zi_class zi_data_classify (const struct zi_thread *t, uintptr_t addr, struct zi_object **o,
-                                uintptr_t *lo, uintptr_t *hi) ZI_HIDDEN;
-/* The same, into *B (o NULL and [base, base + size) the range if not an
-   object), the group read from the object only if its slot cannot say.  */
-enum zi_class zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b) ZI_HIDDEN;
+/* analyze_data.c: the element of class TYPE (raw bits LO, HI) that
+   thread T (the caller) loaded at ADDR, attributed to its object or class
+   of memory and marked in the shadow.  */
+void zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_t lo,
+                      uint64_t hi) ZI_HIDDEN;
+/* Where ADDR, loaded by thread T, is, into *B: its object, range and
+   group (the group read from the object only if its chunk slot cannot
+   say), or o NULL and the range [base, base + size) of its class of
+   memory; an address in no object is looked up again after a check for
+   modules loaded since.  Returns with the read lock of zi_objects_lock
+   held (the caller unlocks), *GEN the __zeroinst_gen the answer holds
+   for.  */
+enum zi_class zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b,
+                            uint64_t *gen) ZI_HIDDEN;
 /* object_cache.c: data slots (zeroinst-abi.h).  */
 void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_info *si)
     ZI_HIDDEN;

@@ -7,7 +7,7 @@
    the program ignores stays ignored.
 
    Never inside the runtime.  A signal handler must not run while its
-   thread is inside the runtime (zi_in_runtime > 0: analysing a buffer,
+   thread is inside the runtime (zi_in_runtime > 0: looking an object up,
    tracking an allocation, inside the C library's malloc called by the
    runtime's wrappers, writing the report): the runtime's handler would
    find its state half-updated, and a program's handler that calls exit()

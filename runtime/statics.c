@@ -12,8 +12,9 @@
    only for those it reads.
 
    New and unloaded modules are noticed through dl_iterate_phdr's load and
-   unload counters, checked before each buffer is analysed: a dlopen-ed
-   library's objects are known from its first load that is analysed.
+   unload counters, checked every ZI_STATICS_EVERY lookups and when an
+   address is in no known object: a dlopen-ed library's objects are known
+   from its first load that is looked up.
    Objects of an unloaded library keep their counts (zi_object_bury).
    Built without libelf (riscv64 on Debian 12), there are no static
    objects: their loads count as unknown memory.  */

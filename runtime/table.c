@@ -1,7 +1,7 @@
 /* table.c - counters per (site slot, calling context), in an
-   open-addressing hash table.  Buffered entries arrive in runs of the same
-   site and context, so the analysis keeps the last hit and comes here only
-   when the key changes.  */
+   open-addressing hash table: a thread's records, filled from its
+   calling-context slots (zi_contexts_fold) and by the elements the runtime
+   counts one at a time (__zeroinst_count).  */
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"

@@ -136,20 +136,7 @@ __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx, struct z
   /* Its object, as the data slots of inline code would find it.  */
   zi_enter_nowait ();
   if (!zi_reporting_elsewhere ())
-    {
-      struct zi_thread *t = zi_thread_active ();
-      /* In no object: perhaps in a library loaded since (as
-         __zeroinst_lookup does).  */
-      struct zi_object *o;
-      uintptr_t olo, ohi;
-      pthread_rwlock_rdlock (&zi_objects_lock);
-      int unknown = zi_data_classify (t, addr, &o, &olo, &ohi) == ZI_CLASS_UNKNOWN;
-      pthread_rwlock_unlock (&zi_objects_lock);
-      if (unknown)
-        zi_statics_check (t, 1);
-      struct zi_entry_wide e = { { site, ctx, addr, lo }, hi, 0 };
-      zi_analyze_data (t, (enum zi_type) type, &e, (const char *) &e + zi_entry_bytes (type));
-    }
+    zi_data_element (zi_thread_active (), (enum zi_type) type, addr, lo, hi);
   zi_leave ();
 }
 
@@ -267,8 +254,6 @@ thread_ended (void *arg)
   pthread_mutex_unlock (&zi_lock);
   if (gone == zi_self)
     zi_self = NULL;
-  free (t->data_cache);
-  t->data_cache = NULL;
   free (gone);
   zi_leave ();
 }
@@ -285,7 +270,6 @@ zi_threads_after_fork_child (void)
       if (t == me)
         continue;
       zi_table_free (&t->counters);
-      free (t->data_cache);
       free (t);
     }
   zi_table_free (&zi_ended_counters);

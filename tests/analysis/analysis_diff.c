@@ -11,22 +11,19 @@
 #include "random.h"
 #include "reference.h"
 
-struct zi_config zi_config = { .contexts = 1 };
+struct zi_config zi_config;
 void zi_warn (const char *fmt, ...) { (void) fmt; }
 
 #define NSITES 8
 static struct zi_site sites[ZI_NTYPES][NSITES];
 /* SPEC §3, one element.  */
 static void
-reference (struct zi_table *tab, enum zi_type type, const char *p, const char *end)
+reference (struct zi_table *tab, enum zi_type type, const struct ref_element *e, int n)
 {
   const struct zi_type_info *ti = &zi_types[type];
-  unsigned stride = zi_entry_bytes (type);
-  for (; p < end; p += stride)
+  for (; n-- > 0; e++)
     {
-      const struct zi_entry_wide *e = (const struct zi_entry_wide *) p;
-      struct zi_counters *c = zi_table_get (tab, zi_site_slot (e->e.site),
-                                            zi_config.contexts ? e->e.ctx : NULL);
+      struct zi_counters *c = zi_table_get (tab, zi_site_slot (e->site), NULL);
       unsigned char bytes[16];
       uint64_t lo, hi;
       ref_value (type, e, &lo, &hi, bytes);
@@ -47,7 +44,7 @@ int
 main (void)
 {
   rs = 0x9e3779b97f4a7c15ull;
-  static char buf[48 * 6000];
+  static struct ref_element buf[6000];
   long bad = 0, cases = 0;
   for (unsigned t = 0; t < ZI_NTYPES; t++)
     for (int k = 0; k < NSITES; k++)
@@ -55,33 +52,31 @@ main (void)
   for (int iter = 0; iter < 2000; iter++)
     {
       enum zi_type type = (enum zi_type) (rnd () % ZI_NTYPES);
-      unsigned stride = zi_entry_bytes (type);
       int n = rnd () % 6000;
       for (int i = 0; i < n; i++)
         {
-          struct zi_entry_wide *e = (struct zi_entry_wide *) (buf + (size_t) i * stride);
-          e->e.site = &sites[type][rnd () % NSITES];
-          e->e.ctx = NULL;
-          e->e.addr = 0;
+          struct ref_element *e = &buf[i];
+          e->site = &sites[type][rnd () % NSITES];
+          e->addr = 0;
           int k = rnd () % 6;
           unsigned eb = zi_types[type].elem_bytes;
           uint64_t sign = eb && eb <= 8 ? 1ull << (8 * eb - 1) : 1ull << 63;
-          e->e.lo = k == 0 ? 0 : k == 1 ? rnd () >> (rnd () % 64)
+          e->lo = k == 0 ? 0 : k == 1 ? rnd () >> (rnd () % 64)
                   : k == 2 ? sign : k == 3 ? 1ull << (rnd () % 64) : rnd ();
           e->hi = k == 0 || rnd () % 2 ? 0 : k == 2 ? 1ull << (rnd () % 2 ? 15 : 63)
                   : rnd () >> (rnd () % 64);
           /* values narrower than 64 bits are zero-extended (ABI) */
           if (eb && eb < 8)
-            e->e.lo &= (1ull << (8 * eb)) - 1;
+            e->lo &= (1ull << (8 * eb)) - 1;
         }
       /* The runtime's way: per-site slots, then records.  */
       struct zi_slot slots[NSITES][2];
       memset (slots, 0, sizeof slots);
       for (int i = 0; i < n; i++)
         {
-          struct zi_entry_wide *e = (struct zi_entry_wide *) (buf + (size_t) i * stride);
-          size_t k = (size_t) (e->e.site - sites[type]);
-          zi_slot_record (slots[k], e->e.site, e->e.lo, ZI_WIDE_TYPE (type) ? e->hi : 0);
+          const struct ref_element *e = &buf[i];
+          size_t k = (size_t) (e->site - sites[type]);
+          zi_slot_record (slots[k], e->site, e->lo, ZI_WIDE_TYPE (type) ? e->hi : 0);
         }
       struct zi_table got_tab = { 0 }, ref = { 0 };
       for (int k = 0; k < NSITES; k++)
@@ -90,8 +85,7 @@ main (void)
             int32_t id = zi_site_slot (&sites[type][k]);
             zi_slot_add (zi_table_get (&got_tab, id, NULL), zi_site_get (id), slots[k]);
           }
-      zi_config.contexts = 0;
-      reference (&ref, type, buf, buf + (size_t) n * stride);
+      reference (&ref, type, buf, n);
       cases++;
       for (size_t x = 0; ref.cells && x <= ref.mask; x++)
         {

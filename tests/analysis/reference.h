@@ -1,18 +1,28 @@
-/* reference.h - SPEC §3 for one buffered element, byte by byte and written
-   independently of runtime/: the tests compare the runtime's folded
-   analyses against it.  */
+/* reference.h - SPEC §3 for one element, byte by byte and written
+   independently of runtime/: the tests compare the runtime's analyses
+   against it.  */
 #ifndef ZEROINST_TEST_REFERENCE_H
 #define ZEROINST_TEST_REFERENCE_H
 #include <string.h>
 #include "runtime.h"
 
-/* The raw value of entry E of class TYPE: *LO, *HI (0 below 128 bits; the
-   x87 class keeps 16 bits of it) and its bytes, least significant first.  */
+/* One generated element: what generated code hands the runtime for it.
+   Values narrower than 64 bits are zero-extended raw bits in lo; hi is
+   the upper half of the 128-bit classes (ZI_WIDE_TYPE).  */
+struct ref_element {
+  const struct zi_site *site;
+  uint64_t addr;             /* address of the element, 0 when not in addressable memory */
+  uint64_t lo, hi;
+};
+
+/* The raw value of element E of class TYPE: *LO, *HI (0 below 128 bits;
+   the x87 class keeps 16 bits of it) and its bytes, least significant
+   first.  */
 static inline void
-ref_value (enum zi_type type, const struct zi_entry_wide *e, uint64_t *lo, uint64_t *hi,
+ref_value (enum zi_type type, const struct ref_element *e, uint64_t *lo, uint64_t *hi,
            unsigned char bytes[16])
 {
-  *lo = e->e.lo;
+  *lo = e->lo;
   *hi = ZI_WIDE_TYPE (type) ? e->hi : 0;
   if (type == ZI_F80)
     *hi &= 0xffff;
