@@ -202,6 +202,9 @@ struct zi_load {
                                 3 always and its object known (a range loop) */
   gimple *twin;              /* in a range loop: the checked loop's copy of the
                                 load, whose unit (slots) it shares; else NULL */
+  tree bits;                 /* a scalar's raw bits (u64), computed once right
+                                after the load for its data path and counters
+                                (instrument_load); else NULL */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -880,8 +883,9 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
     }
   for (unsigned i = 0; i < l->lanes; i++)
     {
-      tree v, hi;
-      raw_bits (seq, lane_value (seq, l, i), &v, &hi);
+      tree v = l->bits, hi;
+      if (!v)
+        raw_bits (seq, lane_value (seq, l, i), &v, &hi);
       tree z;
       if (info.is_float)
         {
@@ -1118,6 +1122,8 @@ mark_half (gimple_seq *seq, tree chunk, tree addr, tree bits16, bool biased)
 static tree
 piece_bits (gimple_seq *seq, const struct zi_load *l, unsigned piece, unsigned n)
 {
+  if (l->bits)
+    return l->bits;
   unsigned lane_bytes = l->access_bytes / l->lanes;
   if (TREE_CODE (TREE_TYPE (l->value)) == VECTOR_TYPE && n == 8 && lane_bytes <= 8)
     return gimple_build (seq, BIT_FIELD_REF, zi_t.u64, l->value, bitsize_int (64),
@@ -1553,7 +1559,9 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
         }
     }
   tree value, tmp = NULL_TREE;
-  if (l->lanes == 1)
+  if (l->bits)
+    value = l->bits;
+  else if (l->lanes == 1)
     {
       tree hi;
       raw_bits (&seq, l->value, &value, &hi);
@@ -1649,16 +1657,29 @@ build_range_test (struct zi_fn_state *st, struct zi_range_loop *rl, vec<struct z
   update_stmt (gsi_stmt (g));
 }
 
-/* Instrument the load L: its data path, then its counters.  */
+/* Instrument the load LOAD: its data path, then its counters.  */
 static void
-instrument_load (struct zi_fn_state *st, const struct zi_load *l)
+instrument_load (struct zi_fn_state *st, const struct zi_load *load)
 {
   gimple_stmt_iterator gsi;
-  if (!append_point (l->stmt, &gsi))
+  if (!append_point (load->stmt, &gsi))
     return;
   gimple *end = gimple_build_nop ();
   gsi_insert_after (&gsi, end, GSI_NEW_STMT);
+  struct zi_load copy = *load;
+  const struct zi_load *l = &copy;
   bool by_runtime = zi_opts.out_of_line || l->unit < 0 || ZI_WIDE_TYPE (l->type);
+  if (!by_runtime && l->lanes == 1 && l->type != ZI_OTHER)
+    {
+      /* A scalar's raw bits, in the load's own block: the data path's
+         shadow test, its miss and the counters (after the data path's
+         branches join) read one value (on x86-64 a float's one move from
+         its vector register).  */
+      gimple_seq seq = NULL;
+      tree hi;
+      raw_bits (&seq, l->value, &copy.bits, &hi);
+      insert_before (end, seq);
+    }
   if (!by_runtime && l->data && l->type != ZI_OTHER)
     emit_data_path (end, st, l);
   gimple_seq seq = NULL;
