@@ -205,6 +205,8 @@ struct zi_load {
   tree bits;                 /* a scalar's raw bits (u64), computed once right
                                 after the load for its data path and counters
                                 (instrument_load); else NULL */
+  tree iv_base, iv_step;     /* data 3: its address in iteration i of its range
+                                loop is iv_base + i * iv_step (version_ranges) */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -575,6 +577,7 @@ struct zi_range_loop {
   gimple *ok;                  /* "ok = false" before the test: replaced by the test */
   auto_vec<gimple *> loads;    /* its loads whose address is affine in it */
   auto_vec<tree> first, last;  /* their addresses at the first and last iteration */
+  auto_vec<tree> step;         /* their addresses' steps */
   tree assumptions;            /* under which those are right; NULL: always */
 };
 
@@ -597,6 +600,10 @@ struct zi_fn_state {
      is held in registers (DATA_RANGES[unit]), read from its data slot in
      the preheader and after each runtime call (range_regs).  */
   auto_vec<struct zi_range> data_ranges;
+  /* In a range loop, the shadow half of a load that walks whole double
+     words (half_iv_p) is an induction variable of its own (HALF_IVS[unit],
+     a register variable): set in the preheader, stepped at the latch.  */
+  auto_vec<tree> half_ivs;
   /* Loops (by number) known to compute floating-point or vector values:
      1, or not: 2 (float_loop_p).  */
   hash_map<int_hash<int, -1, -2>, int> float_loops;
@@ -1146,10 +1153,13 @@ piece_bits (gimple_seq *seq, const struct zi_load *l, unsigned piece, unsigned n
    address is known to be a multiple of.  A piece whose bytes are all
    loaded and seen non-zero already (the common case: states saturate)
    costs a 16-bit load, a table load and a branch; the non-zero bytes of
-   the value are computed only when a mark is made.  */
+   the value are computed only when a mark is made.  HALF0 (u64), when
+   not NULL: the half of the value's first byte, known without ADDR (a
+   range loop's half_iv_p load, ALIGN 8 or more); ADDR may then be NULL,
+   and is computed where a mark is made.  */
 static void
 emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigned align,
-            bool biased)
+            bool biased, tree half0)
 {
   unsigned bytes = l->access_bytes;
   for (unsigned piece = 0; piece < bytes; piece += 8)
@@ -1157,8 +1167,9 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
       gimple_seq seq = NULL;
       unsigned n = bytes - piece < 8 ? bytes - piece : 8;
       tree v = piece_bits (&seq, l, piece, n);
-      tree a = piece ? gimple_build (&seq, PLUS_EXPR, zi_t.u64, addr, build_int_cst (zi_t.u64, piece))
-                     : addr;
+      tree a = piece && addr ? gimple_build (&seq, PLUS_EXPR, zi_t.u64, addr,
+                                             build_int_cst (zi_t.u64, piece))
+                             : addr;
       tree lmask = build_int_cst (zi_t.u32, (HOST_WIDE_INT) ((1u << n) - 1));
       /* S: the piece's first byte in its half, 0 when the piece is known
          8-aligned.  TWO: the piece may straddle two halves (an address
@@ -1166,7 +1177,10 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
       unsigned a_piece = align < 8 ? align : 8;
       bool two = a_piece < 8 && ((n & (n - 1)) || a_piece < n);
       tree s = a_piece < 8 ? half_offset (&seq, a) : NULL_TREE;
-      tree p0 = shadow_at (&seq, chunk, a, biased, 2);
+      tree p0 = half0 ? gimple_build (&seq, POINTER_PLUS_EXPR, zi_t.u16_ptr,
+                                      gimple_convert (&seq, zi_t.u16_ptr, half0),
+                                      size_int (piece / 4))
+                      : shadow_at (&seq, chunk, a, biased, 2);
       tree loaded, seen = NULL_TREE, last = NULL_TREE, lb8 = NULL_TREE;
       if (!two)
         {
@@ -1272,6 +1286,12 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
          the test above, which trusted the promise, may then skip marks
          of such a piece (its bytes stay "never loaded").  */
       seq = NULL;
+      if (!a)
+        {
+          a = element_address (&seq, l);
+          if (piece)
+            a = gimple_build (&seq, PLUS_EXPR, zi_t.u64, a, build_int_cst (zi_t.u64, piece));
+        }
       tree at = s ? s : half_offset (&seq, a);
       tree lb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);
       tree nb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, nonzero_bytes (&seq, v, n), at);
@@ -1465,6 +1485,19 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
   return redirect_edge_succ_nodup (single_succ_edge (bb), join_bb);
 }
 
+/* Does L, a range loop's load (data 3) of ALIGN-aligned elements, walk
+   whole double words: its address steps by a constant multiple of 8, so
+   that its shadow half, chunk + (address >> 3) * 2, steps by a constant
+   too?  Then the half is an induction variable of its own (HALF_IVS),
+   and an element's test needs no address (strength reduction: nothing
+   after this pass would do it).  */
+static bool
+half_iv_p (const struct zi_load *l, unsigned align)
+{
+  return l->iv_step && align >= 8 && !BYTES_BIG_ENDIAN && tree_fits_shwi_p (l->iv_step)
+         && tree_to_shwi (l->iv_step) % 8 == 0;
+}
+
 /* Data mode's path of L (see the head of this file), before END; in a
    block of its own that runs only when ST->data_on (L->data == 1), or
    unconditionally (L->data == 2: the data-mode copy of a loop).  */
@@ -1474,20 +1507,34 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   if (l->data == 1)
     end = branch_before (end, NE_EXPR, st->data_on, build_zero_cst (integer_type_node), false);
   gimple_seq seq = NULL;
-  tree addr = element_address (&seq, l);
   unsigned align = l->addr_arg ? l->access_bytes : get_object_alignment (l->ref) / BITS_PER_UNIT;
   if (l->data == 3)
     {
       /* A range loop's load whose elements all hit the object in its
          registers (version_ranges): the marks only, where there is a
-         chunk (stack memory has none).  */
+         chunk (stack memory has none); its shadow half from its own
+         induction variable where it walks whole double words.  */
+      bool iv = half_iv_p (l, align);
+      tree addr = iv ? NULL_TREE : element_address (&seq, l);
       tree chunk = make_ssa_name (zi_t.u64);
       gimple_seq_add_stmt (&seq, gimple_build_assign (chunk, range_regs (st, l).chunk));
       insert_before (end, seq);
       gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
-      emit_marks (marks, l, chunk, addr, align ? align : 1, true);
+      tree half0 = NULL_TREE;
+      if (iv)
+        {
+          tree &var = st->half_ivs[l->unit];
+          if (!var)
+            var = create_tmp_reg (zi_t.u64, "zi_half");
+          half0 = make_ssa_name (zi_t.u64);
+          seq = NULL;
+          gimple_seq_add_stmt (&seq, gimple_build_assign (half0, var));
+          insert_before (marks, seq);
+        }
+      emit_marks (marks, l, chunk, addr, align ? align : 1, true, half0);
       return;
     }
+  tree addr = element_address (&seq, l);
   tree ds = dslot (&seq, st, l);
   /* The cached object: in registers in the data-mode copy of a register
      loop (filled in the preheader and after each miss, the generation
@@ -1615,7 +1662,7 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
 
   /* The marks, where there is a chunk.  */
   gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
-  emit_marks (marks, l, chunk, addr, align ? align : 1, regs);
+  emit_marks (marks, l, chunk, addr, align ? align : 1, regs, NULL_TREE);
 }
 
 /* Replace RL's stand-in with its test (version_ranges): for each of its
@@ -1871,10 +1918,12 @@ divides_by_variable (tree *tp, int *, void *)
    checks.  The test needs the slots, so it is built after the loads are
    instrumented (build_range_test): until then "ok = false" stands in
    for it.  COPIES gains CHECKED's number; AFFINE the loads that need no
-   check.  */
+   check, each with its address's evolution (A0 as a u64, STEP as a
+   ssizetype).  */
+typedef hash_map<gimple *, std::pair<tree, tree> > zi_affine_map;
 static void
 version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copies,
-                hash_map<gimple *, gimple *> *twins, hash_set<gimple *> *affine,
+                hash_map<gimple *, gimple *> *twins, zi_affine_map *affine,
                 vec<struct zi_range_loop *> *out)
 {
   auto_vec<std::pair<class loop *, struct zi_range_loop *> > todo;
@@ -1937,6 +1986,7 @@ version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copi
             rl->loads.safe_push (gsi_stmt (g));
             rl->first.safe_push (first);
             rl->last.safe_push (last);
+            rl->step.safe_push (fold_convert (ssizetype, iv.step));
           }
       free (body);
       if (rl->loads.is_empty ())
@@ -1960,8 +2010,8 @@ version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copi
           continue;
         }
       copies->add (checked->num);
-      for (gimple *stmt : rl->loads)
-        affine->add (stmt);
+      for (unsigned k = 0; k < rl->loads.length (); k++)
+        affine->put (rl->loads[k], std::make_pair (rl->first[k], rl->step[k]));
       /* The copies of blocks keep their statements in order.  A load
          without a twin keeps slots of its own, which no miss fills: the
          test then always fails.  */
@@ -2000,7 +2050,7 @@ zi_instrument_function (function *fun)
 
   hash_set<int_hash<int, -1, -2> > data_copies, versioned;
   hash_map<gimple *, gimple *> twins;
-  hash_set<gimple *> affine;
+  zi_affine_map affine;
   auto_vec<struct zi_range_loop *> range_loops;
   if (inline_mode)
     {
@@ -2038,7 +2088,12 @@ zi_instrument_function (function *fun)
           if (inline_mode && bb->loop_father->num)
             {
               if (data_copies.contains (bb->loop_father->num))
-                l.data = affine.contains (l.stmt) ? 3 : 2;
+                {
+                  std::pair<tree, tree> *iv = affine.get (l.stmt);
+                  l.data = iv ? 3 : 2;
+                  if (iv)
+                    l.iv_base = iv->first, l.iv_step = iv->second;
+                }
               else if (versioned.contains (bb->loop_father->num))
                 l.data = 0;
             }
@@ -2123,6 +2178,7 @@ zi_instrument_function (function *fun)
   st.block_accs.safe_grow_cleared (last_basic_block_for_fn (fun));
   st.data_bases.safe_grow_cleared (units);
   st.data_ranges.safe_grow_cleared (units);
+  st.half_ivs.safe_grow_cleared (units);
 
   struct zi_stats stats = { 0, 0, 0 };
   unsigned in_registers = 0;
@@ -2166,6 +2222,34 @@ zi_instrument_function (function *fun)
           gimple_seq seq = NULL;
           fill_range (&seq, &st, &l, st.data_ranges[l.unit]);
           gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
+        }
+      /* A range loop's half induction variable: the half of the first
+         iteration's element, from the chunk just filled; a step per
+         latch.  (The unit's twin in the checked loop has none.)  */
+      tree var = l.data == 3 ? st.half_ivs[l.unit] : NULL_TREE;
+      if (var)
+        {
+          gimple_seq seq = NULL;
+          tree a0 = gimple_operand (&seq, unshare_expr (l.iv_base));
+          tree words = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, a0,
+                                     build_int_cst (integer_type_node, 3));
+          tree chunk = make_ssa_name (zi_t.u64);
+          gimple_seq_add_stmt (&seq, gimple_build_assign (chunk, st.data_ranges[l.unit].chunk));
+          tree half = gimple_build (&seq, PLUS_EXPR, zi_t.u64, chunk,
+                                    gimple_build (&seq, LSHIFT_EXPR, zi_t.u64, words,
+                                                  build_int_cst (integer_type_node, 1)));
+          gimple_seq_add_stmt (&seq, gimple_build_assign (var, half));
+          gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
+          HOST_WIDE_INT step = tree_to_shwi (l.iv_step) / 4;
+          if (step)
+            {
+              seq = NULL;
+              tree now = make_ssa_name (zi_t.u64);
+              gimple_seq_add_stmt (&seq, gimple_build_assign (now, var));
+              gimple_seq_add_stmt (&seq, gimple_build_assign (var, PLUS_EXPR, now,
+                                                              build_int_cst (zi_t.u64, step)));
+              gsi_insert_seq_on_edge (loop_latch_edge (al->loop), seq);
+            }
         }
       for (unsigned f = 0; f < ZI_NFIELDS; f++)
         {
