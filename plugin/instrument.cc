@@ -602,7 +602,11 @@ struct zi_fn_state {
   auto_vec<struct zi_range> data_ranges;
   /* In a range loop, the shadow half of a load that walks whole double
      words (half_iv_p) is an induction variable of its own (HALF_IVS[unit],
-     a register variable): set in the preheader, stepped at the latch.  */
+     a register variable): set in the preheader, stepped at the latch.
+     Where the range has no chunk (stack, unknown memory) it is the
+     address of __zeroinst_unseen[0], eight 0xff bytes: four halves all
+     loaded and seen non-zero, which no element changes, with a step of
+     0.  */
   auto_vec<tree> half_ivs;
   /* Loops (by number) known to compute floating-point or vector values:
      1, or not: 2 (float_loop_p).  */
@@ -1490,12 +1494,14 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
    that its shadow half, chunk + (address >> 3) * 2, steps by a constant
    too?  Then the half is an induction variable of its own (HALF_IVS),
    and an element's test needs no address (strength reduction: nothing
-   after this pass would do it).  */
+   after this pass would do it).  At most 32 bytes: without a chunk the
+   variable points at the four halves of 0xff bytes that
+   __zeroinst_unseen[0] is.  */
 static bool
 half_iv_p (const struct zi_load *l, unsigned align)
 {
-  return l->iv_step && align >= 8 && !BYTES_BIG_ENDIAN && tree_fits_shwi_p (l->iv_step)
-         && tree_to_shwi (l->iv_step) % 8 == 0;
+  return l->iv_step && align >= 8 && l->access_bytes <= 32 && !BYTES_BIG_ENDIAN
+         && tree_fits_shwi_p (l->iv_step) && tree_to_shwi (l->iv_step) % 8 == 0;
 }
 
 /* Data mode's path of L (see the head of this file), before END; in a
@@ -1512,26 +1518,27 @@ emit_data_path (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
     {
       /* A range loop's load whose elements all hit the object in its
          registers (version_ranges): the marks only, where there is a
-         chunk (stack memory has none); its shadow half from its own
-         induction variable where it walks whole double words.  */
-      bool iv = half_iv_p (l, align);
-      tree addr = iv ? NULL_TREE : element_address (&seq, l);
+         chunk (stack memory has none).  Where it walks whole double
+         words its shadow half is an induction variable of its own,
+         which for memory without a chunk stays on halves that need no
+         mark (HALF_IVS): then no element tests the chunk.  */
       tree chunk = make_ssa_name (zi_t.u64);
       gimple_seq_add_stmt (&seq, gimple_build_assign (chunk, range_regs (st, l).chunk));
-      insert_before (end, seq);
-      gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
-      tree half0 = NULL_TREE;
-      if (iv)
+      if (!half_iv_p (l, align))
         {
-          tree &var = st->half_ivs[l->unit];
-          if (!var)
-            var = create_tmp_reg (zi_t.u64, "zi_half");
-          half0 = make_ssa_name (zi_t.u64);
-          seq = NULL;
-          gimple_seq_add_stmt (&seq, gimple_build_assign (half0, var));
-          insert_before (marks, seq);
+          tree addr = element_address (&seq, l);
+          insert_before (end, seq);
+          gimple *marks = branch_before (end, NE_EXPR, chunk, build_zero_cst (zi_t.u64), true);
+          emit_marks (marks, l, chunk, addr, align ? align : 1, true, NULL_TREE);
+          return;
         }
-      emit_marks (marks, l, chunk, addr, align ? align : 1, true, half0);
+      tree &var = st->half_ivs[l->unit];
+      if (!var)
+        var = create_tmp_reg (zi_t.u64, "zi_half");
+      tree half0 = make_ssa_name (zi_t.u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (half0, var));
+      insert_before (end, seq);
+      emit_marks (end, l, chunk, NULL_TREE, align, true, half0);
       return;
     }
   tree addr = element_address (&seq, l);
@@ -2224,8 +2231,9 @@ zi_instrument_function (function *fun)
           gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
         }
       /* A range loop's half induction variable: the half of the first
-         iteration's element, from the chunk just filled; a step per
-         latch.  (The unit's twin in the checked loop has none.)  */
+         iteration's element, from the chunk just filled, and a step per
+         latch; without a chunk, __zeroinst_unseen[0] and no step.  (The
+         unit's twin in the checked loop has none.)  */
       tree var = l.data == 3 ? st.half_ivs[l.unit] : NULL_TREE;
       if (var)
         {
@@ -2238,16 +2246,26 @@ zi_instrument_function (function *fun)
           tree half = gimple_build (&seq, PLUS_EXPR, zi_t.u64, chunk,
                                     gimple_build (&seq, LSHIFT_EXPR, zi_t.u64, words,
                                                   build_int_cst (integer_type_node, 1)));
-          gimple_seq_add_stmt (&seq, gimple_build_assign (var, half));
-          gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
+          tree some = flag (&seq, NE_EXPR, chunk, build_zero_cst (zi_t.u64));
+          tree saturated = gimple_convert (&seq, zi_t.u64, build_fold_addr_expr (zi_t.unseen_var));
+          gimple_seq_add_stmt (&seq, gimple_build_assign (var, COND_EXPR,
+                                                          gimple_build (&seq, NE_EXPR,
+                                                                        boolean_type_node, some,
+                                                                        build_zero_cst (zi_t.u64)),
+                                                          half, saturated));
           HOST_WIDE_INT step = tree_to_shwi (l.iv_step) / 4;
-          if (step)
+          /* The step: an SSA name of the preheader, which dominates the
+             latch.  */
+          tree inc = step ? gimple_build (&seq, MULT_EXPR, zi_t.u64, some,
+                                          build_int_cst (zi_t.u64, step))
+                          : NULL_TREE;
+          gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
+          if (inc)
             {
               seq = NULL;
               tree now = make_ssa_name (zi_t.u64);
               gimple_seq_add_stmt (&seq, gimple_build_assign (now, var));
-              gimple_seq_add_stmt (&seq, gimple_build_assign (var, PLUS_EXPR, now,
-                                                              build_int_cst (zi_t.u64, step)));
+              gimple_seq_add_stmt (&seq, gimple_build_assign (var, PLUS_EXPR, now, inc));
               gsi_insert_seq_on_edge (loop_latch_edge (al->loop), seq);
             }
         }

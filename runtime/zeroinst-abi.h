@@ -255,7 +255,9 @@ const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_
    element's) the address of its bytes as in memory.  */
 uint32_t *__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
 /* For the shadow test (above): entry M has byte k 0 if bit k of M is set,
-   else 0xff.  */
+   else 0xff.  Entry 0, eight 0xff bytes, doubles as four halves that
+   need no mark: where a range loop's walk has no chunk (stack, unknown
+   memory), the plugin's half induction variable points there.  */
 extern const uint64_t __zeroinst_unseen[256] ZI_EXPORT;
 /* Out-of-line mode, and elements the inline code leaves to the runtime
    (128-bit classes, sites beyond ZI_MAX_FN_UNITS): one call per element,

@@ -11,7 +11,11 @@
      fwd8:   uint64, forward (a step of 2 bytes of shadow per element);
      back8:  double, backward (a negative step);
      every2: uint64, every second element (16 bytes a step, the bytes in
-             between never loaded).
+             between never loaded);
+   and back8 over a local array: stack memory has no shadow chunk, and
+   the variable then stays on halves that need no mark (a variable that
+   stepped there would reach halves that do, and the marks would have
+   no chunk).
    zeroinst-flags: -O2 -g
    zeroinst-env: ZEROINST_MODE=code,data
 
@@ -31,6 +35,8 @@
    expect-data: heap@alloc_c int path=main@alloc_c allocations=1 size=256 elements=24 bytes=192 redundant_bytes=168 zero_elements=0 never_loaded_bytes=128 always_zero_bytes=112 map=1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n1x7z8n allocator=malloc
    expect-data-total: heap.int.elements=152 heap.int.bytes=1216 heap.int.redundant_bytes=1064 heap.int.zero_elements=0
    expect-data-total: heap.float.elements=48 heap.float.bytes=384 heap.float.redundant_bytes=0 heap.float.zero_elements=0
+   The local array: double[12] of 0.5, read by back8 twice.
+   expect-data-total: stack.float.elements=24 stack.float.bytes=192 stack.float.redundant_bytes=0 stack.float.zero_elements=0
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +104,12 @@ main (void)
   walk_p[1] = c, walk_n[1] = 32;
   for (int k = 0; k < 2 + z; k++)
     total += every2 (walk_p[k], walk_n[k]);
+
+  double local[12];
+  for (long i = 0; i < 12; i++)
+    local[i] = 0.5 + z;
+  for (int k = 0; k < 2 + z; k++)
+    ftotal += back8 (local, 12);
 
   printf ("%llu %g\n", (unsigned long long) total, ftotal);
   free (a);
