@@ -280,11 +280,35 @@ gimple_operand (gimple_seq *seq, tree expr)
   return v;
 }
 
+/* The address of TMR (a TARGET_MEM_REF) in u64 arithmetic, as a tree:
+   base + index * step + index2 + offset.  Scalar evolution follows an
+   induction variable through this form, where it gives up on the pointer
+   sum tree_mem_ref_addr builds (a pointer plus a negated or converted
+   index: Fortran's array descriptors, GCC's own induction variables).  */
+static tree
+tmr_address_u64 (tree tmr)
+{
+  tree a = fold_convert (zi_t.u64, unshare_expr (TMR_BASE (tmr)));
+  if (tree index = TMR_INDEX (tmr))
+    {
+      tree i = fold_convert (zi_t.u64, unshare_expr (index));
+      if (TMR_STEP (tmr))
+        i = fold_build2 (MULT_EXPR, zi_t.u64, i, fold_convert (zi_t.u64, TMR_STEP (tmr)));
+      a = fold_build2 (PLUS_EXPR, zi_t.u64, a, i);
+    }
+  if (tree index2 = TMR_INDEX2 (tmr))
+    a = fold_build2 (PLUS_EXPR, zi_t.u64, a, fold_convert (zi_t.u64, unshare_expr (index2)));
+  if (!integer_zerop (TMR_OFFSET (tmr)))
+    a = fold_build2 (PLUS_EXPR, zi_t.u64, a, fold_convert (zi_t.u64, TMR_OFFSET (tmr)));
+  return a;
+}
+
 /* Address of the first byte of REF as a u64 value computed in SEQ, or
    zero for a local that is not addressable (it may live in registers; its
-   address would change code generation).  */
+   address would change code generation).  FOR_SCEV: in u64 arithmetic
+   throughout (tmr_address_u64), for the analysis of range loops.  */
 static tree
-element_address (gimple_seq *seq, const struct zi_load *l)
+element_address (gimple_seq *seq, const struct zi_load *l, bool for_scev = false)
 {
   if (l->addr_arg)
     return gimple_convert (seq, zi_t.u64, l->addr_arg);
@@ -303,15 +327,27 @@ element_address (gimple_seq *seq, const struct zi_load *l)
       addr = build_fold_addr_expr (inner);
     }
   else if (TREE_CODE (inner) == TARGET_MEM_REF)
-    addr = tree_mem_ref_addr (ptr_type_node, unshare_expr (inner));
+    addr = for_scev ? tmr_address_u64 (inner) : tree_mem_ref_addr (ptr_type_node,
+                                                                   unshare_expr (inner));
   else if (TREE_CODE (inner) == MEM_REF)
     addr = build_fold_addr_expr (unshare_expr (inner));
   else
     return build_zero_cst (zi_t.u64);   /* constant pool data */
+  HOST_WIDE_INT bytepos;
+  bool at_byte = bits_to_bytes_round_down (bitpos).is_constant (&bytepos) && bytepos;
+  if (for_scev)
+    {
+      addr = fold_convert (zi_t.u64, addr);
+      if (offset)
+        addr = fold_build2 (PLUS_EXPR, zi_t.u64, addr,
+                            fold_convert (zi_t.u64, unshare_expr (offset)));
+      if (at_byte)
+        addr = fold_build2 (PLUS_EXPR, zi_t.u64, addr, build_int_cst (zi_t.u64, bytepos));
+      return gimple_operand (seq, addr);
+    }
   if (offset)
     addr = fold_build_pointer_plus (addr, unshare_expr (offset));
-  HOST_WIDE_INT bytepos;
-  if (bits_to_bytes_round_down (bitpos).is_constant (&bytepos) && bytepos)
+  if (at_byte)
     addr = fold_build_pointer_plus_hwi (addr, bytepos);
   return gimple_operand (seq, fold_convert (zi_t.u64, addr));
 }
@@ -1492,16 +1528,54 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
 /* Does L, a range loop's load (data 3) of ALIGN-aligned elements, walk
    whole double words: its address steps by a constant multiple of 8, so
    that its shadow half, chunk + (address >> 3) * 2, steps by a constant
-   too?  Then the half is an induction variable of its own (HALF_IVS),
+   too (a constant, or an invariant that is a multiple of 8 by its form,
+   as Fortran's strides times the element size)?  Then the half is an
+   induction variable of its own (HALF_IVS),
    and an element's test needs no address (strength reduction: nothing
    after this pass would do it).  At most 32 bytes: without a chunk the
    variable points at the four halves of 0xff bytes that
    __zeroinst_unseen[0] is.  */
 static bool
+multiple_of_8_p (tree t)
+{
+  /* Integer conversions keep the low bits: follow them, negations and
+     copies through the definitions (multiple_of_p stops at an SSA name
+     converted, which is how an induction variable's step often comes).  */
+  for (int depth = 0; depth < 8; depth++)
+    {
+      if (multiple_of_p (TREE_TYPE (t), t, build_int_cst (TREE_TYPE (t), 8)))
+        return true;
+      STRIP_NOPS (t);
+      if (TREE_CODE (t) != SSA_NAME || !INTEGRAL_TYPE_P (TREE_TYPE (t)))
+        return false;
+      gimple *def = SSA_NAME_DEF_STMT (t);
+      if (!is_gimple_assign (def))
+        return false;
+      enum tree_code code = gimple_assign_rhs_code (def);
+      tree a = gimple_assign_rhs1 (def);
+      if (CONVERT_EXPR_CODE_P (code) || code == NEGATE_EXPR || code == SSA_NAME)
+        {
+          if (!INTEGRAL_TYPE_P (TREE_TYPE (a)))
+            return false;
+          t = a;
+          continue;
+        }
+      tree b = gimple_assign_rhs2 (def);
+      if (code == LSHIFT_EXPR)
+        return tree_fits_uhwi_p (b) && tree_to_uhwi (b) >= 3;
+      if (code == MULT_EXPR)
+        return (tree_fits_shwi_p (b) && tree_to_shwi (b) % 8 == 0) || multiple_of_8_p (a)
+               || multiple_of_8_p (b);
+      return false;
+    }
+  return false;
+}
+
+static bool
 half_iv_p (const struct zi_load *l, unsigned align)
 {
   return l->iv_step && align >= 8 && l->access_bytes <= 32 && !BYTES_BIG_ENDIAN
-         && tree_fits_shwi_p (l->iv_step) && tree_to_shwi (l->iv_step) % 8 == 0;
+         && multiple_of_8_p (l->iv_step);
 }
 
 /* Data mode's path of L (see the head of this file), before END; in a
@@ -1964,10 +2038,11 @@ version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copi
             if (!describe_load (gsi_stmt (g), &l) || l.type == ZI_OTHER || ZI_WIDE_TYPE (l.type)
                 || l.addr_arg || !l.ref)
               continue;
-            /* The element's address as the data path computes it, put
-               before the load for the analysis and taken out again.  */
+            /* The element's address (its value as the data path
+               computes it, in u64 arithmetic), put before the load for
+               the analysis and taken out again.  */
             gimple_seq seq = NULL;
-            tree a = element_address (&seq, &l);
+            tree a = element_address (&seq, &l, true);
             affine_iv iv;
             bool affine_p = false;
             if (TREE_CODE (a) == SSA_NAME && !gimple_seq_empty_p (seq))
@@ -2206,6 +2281,7 @@ zi_instrument_function (function *fun)
      data_base).  */
   auto_vec<bool> block_started;
   block_started.safe_grow_cleared (st.block_accs.length ());
+  unsigned unchecked = 0, half_vars = 0;   /* range loops' loads, for verbose */
   for (struct zi_load &l : loads)
     {
       if (l.acc < 0 || l.unit < 0 || zi_opts.out_of_line)
@@ -2235,8 +2311,10 @@ zi_instrument_function (function *fun)
          latch; without a chunk, __zeroinst_unseen[0] and no step.  (The
          unit's twin in the checked loop has none.)  */
       tree var = l.data == 3 ? st.half_ivs[l.unit] : NULL_TREE;
+      unchecked += l.data == 3;
       if (var)
         {
+          half_vars++;
           gimple_seq seq = NULL;
           tree a0 = gimple_operand (&seq, unshare_expr (l.iv_base));
           tree words = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, a0,
@@ -2253,12 +2331,16 @@ zi_instrument_function (function *fun)
                                                                         boolean_type_node, some,
                                                                         build_zero_cst (zi_t.u64)),
                                                           half, saturated));
-          HOST_WIDE_INT step = tree_to_shwi (l.iv_step) / 4;
-          /* The step: an SSA name of the preheader, which dominates the
-             latch.  */
-          tree inc = step ? gimple_build (&seq, MULT_EXPR, zi_t.u64, some,
-                                          build_int_cst (zi_t.u64, step))
-                          : NULL_TREE;
+          /* The step, STEP / 4 (STEP a multiple of 8): an SSA name of the
+             preheader, which dominates the latch.  */
+          tree inc = NULL_TREE;
+          if (!integer_zerop (l.iv_step))
+            {
+              tree quarter = fold_build2 (EXACT_DIV_EXPR, ssizetype, unshare_expr (l.iv_step),
+                                          build_int_cst (ssizetype, 4));
+              inc = gimple_build (&seq, MULT_EXPR, zi_t.u64, some,
+                                  gimple_operand (&seq, fold_convert (zi_t.u64, quarter)));
+            }
           gsi_insert_seq_on_edge (loop_preheader_edge (al->loop), seq);
           if (inc)
             {
@@ -2311,9 +2393,9 @@ zi_instrument_function (function *fun)
   if (zi_opts.verbose)
     fprintf (stderr,
              "zeroinst: %s: %u loads, %u elements, %u not analysed, %u in register loops, "
-             "%u range loops\n",
+             "%u range loops (%u loads unchecked, %u half variables)\n",
              function_name (fun), stats.loads, stats.elements, stats.other, in_registers,
-             n_range_loops);
+             n_range_loops, unchecked, half_vars);
   mark_virtual_operands_for_renaming (fun);
   return TODO_update_ssa | TODO_cleanup_cfg;
 }

@@ -12,7 +12,8 @@
                         e.g. "solve*:ns::f*", or assembler name)
      exclude=PATTERNS   do not instrument functions matching PATTERNS
                         (applied after include)
-     verbose            print per-function load counts on stderr
+     verbose            print per-function counts on stderr (loads, register
+                        loops, range loops and their unchecked loads)
      no-contexts        do not track calling contexts (no code at function
                         entry and exit; records are per site only)
 
