@@ -1525,16 +1525,7 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
   return redirect_edge_succ_nodup (single_succ_edge (bb), join_bb);
 }
 
-/* Does L, a range loop's load (data 3) of ALIGN-aligned elements, walk
-   whole double words: its address steps by a constant multiple of 8, so
-   that its shadow half, chunk + (address >> 3) * 2, steps by a constant
-   too (a constant, or an invariant that is a multiple of 8 by its form,
-   as Fortran's strides times the element size)?  Then the half is an
-   induction variable of its own (HALF_IVS),
-   and an element's test needs no address (strength reduction: nothing
-   after this pass would do it).  At most 32 bytes: without a chunk the
-   variable points at the four halves of 0xff bytes that
-   __zeroinst_unseen[0] is.  */
+/* Is T, an integer expression, a multiple of 8 by its form?  */
 static bool
 multiple_of_8_p (tree t)
 {
@@ -1571,6 +1562,15 @@ multiple_of_8_p (tree t)
   return false;
 }
 
+/* Does L, a range loop's load (data 3) of ALIGN-aligned elements, walk
+   whole double words: its address steps by a multiple of 8 (a constant,
+   or an invariant such as a Fortran stride times the element size), so
+   that its shadow half, chunk + (address >> 3) * 2, steps by that step
+   / 4?  Then the half is an induction variable of its own (HALF_IVS),
+   and an element's test needs no address (strength reduction: nothing
+   after this pass would do it).  At most 32 bytes: without a chunk the
+   variable points at the four halves of 0xff bytes that
+   __zeroinst_unseen[0] is.  */
 static bool
 half_iv_p (const struct zi_load *l, unsigned align)
 {

@@ -62,9 +62,6 @@ zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b, uint64_t 
   return cls;
 }
 
-/* The lines of T's table of pending group counts.  */
-#define PENDING_LINES (sizeof ((struct zi_thread *) 0)->pending / sizeof (struct zi_pending))
-
 void
 zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_t lo,
                  uint64_t hi)
@@ -85,7 +82,7 @@ zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_
       /* Touched before marked: an object that goes away after this
          changes the generation (object_cache.c).  */
       zi_block_touch (&b, kind);
-      zi_pending_add (t->pending, PENDING_LINES, b.group, kind, &d);
+      zi_pending_add (t->pending, ZI_NPENDING, b.group, kind, &d);
       uintptr_t room = b.base + b.size - addr;
       unsigned n = room < ti->elem_bytes ? (unsigned) room : ti->elem_bytes;
       zi_shadow_mark (kind, addr, n, lo, hi);

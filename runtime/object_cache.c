@@ -66,7 +66,6 @@ zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_i
    folded (zi_contexts_fold: its end, a report): the group's totals take
    four atomic additions, and programs whose sites change groups often (a
    database engine) spent a twentieth of their time in them.  */
-#define ZI_NPENDING (sizeof ((struct zi_thread *) 0)->pending / sizeof (struct zi_pending))
 
 /* Move what DS's counter slot counted since it was last taken to DS's
    target, for thread T (T itself in a runtime section, or T stopped for

@@ -186,6 +186,10 @@ struct zi_pending {
   struct zi_totals d[2];             /* [kind] */
 };
 
+/* The lines of a thread's table of pending group counts (a power of
+   two: zi_pending_add).  */
+#define ZI_NPENDING 64
+
 /* A range of addresses with no static object (statics.c).  */
 struct zi_static_gap {
   uintptr_t lo, hi;
@@ -206,7 +210,7 @@ struct zi_thread {
   struct zi_static_gap static_gap;   /* data mode: zi_static_at */
   /* data mode: counts on their way to groups, taken from data slots or
      of elements the runtime attributed itself (analyze_data.c) */
-  struct zi_pending pending[64];
+  struct zi_pending pending[ZI_NPENDING];
   /* data mode: the object the thread's last data-slot miss found and a
      copy of its fields (object_cache.c), valid while __zeroinst_gen is
      LAST_GEN; LAST_KINDS: the kinds it was touched as by this thread */

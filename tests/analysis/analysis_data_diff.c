@@ -291,7 +291,7 @@ main (void)
         }
       /* Group counts wait in the thread's table (as zi_contexts_fold
          finds them at a report).  */
-      zi_pending_commit (t->pending, sizeof t->pending / sizeof t->pending[0]);
+      zi_pending_commit (t->pending, ZI_NPENDING);
       cases++;
       int kind = zi_types[type].kind;
       for (int g = 0; g < NGROUPS; g++)
