@@ -72,7 +72,7 @@ zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_
   unsigned red, zero;
   zi_element_counts (type, lo, hi, &red, &zero);
   struct zi_totals d = { 1, ti->elem_bytes, red, zero };
-  int kind = ti->kind == ZI_KIND_FLOAT ? ZI_KIND_FLOAT : ZI_KIND_INT;
+  int kind = ti->kind;        /* ZI_KIND_INT or ZI_KIND_FLOAT, as a shadow kind */
   struct zi_block b;
   uint64_t gen;
   enum zi_class cls = zi_data_find (t, addr, &b, &gen);
