@@ -16,7 +16,8 @@
 #   libraries of C++, Fortran and OpenMP programs, so that qemu-aarch64 runs
 #   them without -L).
 #   Debian 12 has no riscv64 multiarch archive (riscv64 became a release
-#   architecture in Debian 13), so riscv64 gets compilers and qemu only.
+#   architecture in Debian 13), so riscv64 gets compilers and qemu here;
+#   cmake/toolchains/build-target-libs.sh builds its libunwind and libdw.
 #
 #   sh cmake/install-deps.sh                      native + aarch64 + riscv64
 #   ZEROINST_CROSS=aarch64 sh cmake/install-deps.sh

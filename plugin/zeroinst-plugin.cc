@@ -381,6 +381,14 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     ok &= parse_option (&info->argv[i]);
   if (!ok)
     return 1;
+  /* Call paths are unwound through the program's frames (by the
+     runtime's libunwind, where instrumented code is entered from
+     uninstrumented code and at each allocation): every function needs
+     unwind tables, which x86-64 and aarch64 emit by default and riscv64
+     (GCC 12) does not.  They change no code.  An explicit
+     -fno-asynchronous-unwind-tables is kept.  */
+  if (!global_options_set.x_flag_asynchronous_unwind_tables)
+    flag_asynchronous_unwind_tables = 1;
 
   register_callback (info->base_name, PLUGIN_INFO, NULL, &zi_plugin_info);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,

@@ -426,33 +426,42 @@ find_region (const struct zi_fn *fn)
   return NULL;
 }
 
+/* The node of region function FN entered from REGION's GOMP_parallel:
+   the path of the node that started the region, through a GOMP_parallel
+   frame.  */
+static struct zi_node *
+region_entry (struct zi_cct *cct, const struct zi_region *region, const struct zi_fn *fn)
+{
+  struct zi_node *gomp = child (cct, region->node, NULL, region->ra, ZI_NODE_FOREIGN);
+  return child (cct, gomp, fn, (uintptr_t) real_gomp_parallel + 1, 0);
+}
+
 /* Entry from uninstrumented code (or at a thread's root): build the chain
    of foreign frames between PARENT and the callee FN entered with RA.  */
 static struct zi_node *
 foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra)
 {
-  struct zi_region *region = parent ? NULL : find_region (fn);
-  if (region && real_gomp_parallel)
-    {
-      /* An OpenMP worker: continue the path of the thread that started the
-         region, through a GOMP_parallel frame.  */
-      struct zi_node *gomp = child (cct, region->node, NULL, region->ra, ZI_NODE_FOREIGN);
-      return child (cct, gomp, fn, (uintptr_t) real_gomp_parallel + 1, 0);
-    }
+  struct zi_region *region = real_gomp_parallel ? find_region (fn) : NULL;
+  if (region && !parent)
+    return region_entry (cct, region, fn);     /* an OpenMP worker */
   uintptr_t pcs[128];
   size_t n = unwind_from (ra, pcs, 128);
-  if (n == 0)
-    {
-      /* Unwinding failed or disagrees: keep the direct link.  */
-      return child (cct, parent, fn, ra, 0);
-    }
   /* pcs[0] = ra is in the innermost foreign frame; pcs[j] in the parent.  */
   size_t j = n;
   if (parent)
     for (j = 1; j < n && !in_node (parent, pcs[j]); j++)
       ;
-  if (parent && j == n)
-    return child (cct, parent, fn, ra, 0);    /* parent not on the stack: stale */
+  if (n == 0 || (parent && j == n))
+    {
+      /* Unwinding failed, or the parent is not on the stack (stale).  The
+         master thread of a region this node started gets the workers'
+         path: libgomp without unwind tables (Debian 12's riscv64 one has
+         an empty .eh_frame) stops the unwinder in GOMP_parallel.
+         Otherwise keep the direct link.  */
+      if (region && region->node == parent)
+        return region_entry (cct, region, fn);
+      return child (cct, parent, fn, ra, 0);
+    }
   struct zi_node *node = parent;
   /* Foreign frame m (1-based, outermost first from j down to 1) returns to
      pcs[m]; at the root the outermost frame has no caller (return 0).  */

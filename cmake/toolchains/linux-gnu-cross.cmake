@@ -34,9 +34,20 @@ set(CMAKE_CROSSCOMPILING_EMULATOR ${ZEROINST_CROSS_QEMU}
 # reads only the target's .pc files.  Without it, point pkg-config at the
 # target's multiarch directory anyway, so that a missing target library is
 # reported as missing instead of silently resolving to the host's.
+#
+# ZEROINST_TARGET_LIBS (optional): the prefix of target libraries built from
+# Debian's sources by cmake/toolchains/build-target-libs.sh, for a target
+# Debian 12 has no packages of (riscv64): its .pc files come first.
 find_program(ZEROINST_CROSS_PKG_CONFIG ${ZEROINST_CROSS_TRIPLE}-pkg-config)
 if(ZEROINST_CROSS_PKG_CONFIG)
   set(ENV{PKG_CONFIG} ${ZEROINST_CROSS_PKG_CONFIG})
 else()
   set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${ZEROINST_CROSS_TRIPLE}/pkgconfig:/usr/share/pkgconfig)
+endif()
+if(ZEROINST_TARGET_LIBS)
+  if(NOT EXISTS ${ZEROINST_TARGET_LIBS}/lib/pkgconfig)
+    message(FATAL_ERROR "ZEROINST_TARGET_LIBS=${ZEROINST_TARGET_LIBS} has no lib/pkgconfig: "
+            "build it with cmake/toolchains/build-target-libs.sh")
+  endif()
+  set(ENV{PKG_CONFIG_PATH} ${ZEROINST_TARGET_LIBS}/lib/pkgconfig)
 endif()

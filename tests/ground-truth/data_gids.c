@@ -68,20 +68,22 @@ NOIPA int32_t get_w (const struct rec *r) { return r->w; }
 NOIPA int32_t get_i (const struct mix *m) { return m->i; }
 NOIPA float get_f (const struct mix *m) { return m->f; }
 
+/* Loads of the block's own bytes, at aligned offsets: a memcpy into a
+   local would be a load of the local on a target that does not fold it
+   (riscv64, which has no misaligned loads).  */
+typedef uint64_t u64_alias __attribute__ ((may_alias));
+typedef int32_t i32_alias __attribute__ ((may_alias));
+
 NOIPA uint64_t
 get64 (const unsigned char *p, int off)
 {
-  uint64_t v;
-  memcpy (&v, p + off, sizeof v);
-  return v;
+  return *(const u64_alias *) (p + off);
 }
 
 NOIPA int32_t
 first (const unsigned char *p)
 {
-  int32_t v;
-  memcpy (&v, p, sizeof v);
-  return v;
+  return *(const i32_alias *) p;
 }
 
 NOIPA int64_t
