@@ -20,7 +20,7 @@
 /* Where the map's words (32 granules of 2 bits) come from: a map's bits,
    or (M NULL) the shadow of KIND at BASE, a granule a byte.  GRANULES:
    those with states; beyond them everything is never loaded.  The last
-   word read is kept: the writer goes granule by granule.  */
+   word read is kept: a run that starts in it reads it again.  */
 struct source {
   const struct zi_map *m;
   int kind;
@@ -73,53 +73,111 @@ coarse_state (struct source *src, size_t i, unsigned extra)
 
 static const char letters[4] = { 'n', 'z', 'x', 'x' };
 
-/* Do the output granules of 2^EXTRA (at most 32) map granules in the
-   map word W all have letter C?  */
-static int
-word_all (uint64_t w, char c, unsigned extra)
+/* The 2-bit fields of each output granule's first map granule in a map
+   word, for output granules of 2^EXTRA map granules (EXTRA <= 5).  */
+static const uint64_t firsts[6] = {
+  0xffffffffffffffffull, 0x3333333333333333ull, 0x0303030303030303ull,
+  0x0003000300030003ull, 0x0000000300000003ull, 0x0000000000000003ull
+};
+
+/* The letters of the output granules of 2^EXTRA (at most 32) map
+   granules in the map word W, each in its first granule's 2 bits as 0
+   (n), 1 (z) or 2 (x); the other granules' bits are garbage.  */
+static uint64_t
+word_letters (uint64_t w, unsigned extra)
 {
-  static const uint64_t starts[6] = {   /* each output granule's first map granule */
-    0x5555555555555555ull, 0x1111111111111111ull, 0x0101010101010101ull,
-    0x0001000100010001ull, 0x0000000100000001ull, 0x0000000000000001ull
-  };
-  uint64_t x = (w >> 1) & 0x5555555555555555ull, z = w & 0x5555555555555555ull;
-  if (c == 'n')
-    return w == 0;
-  if (c == 'z' && x)
-    return 0;
-  /* Each output granule's states OR-ed into its first map granule.  */
-  uint64_t g = c == 'x' ? x : z;
   for (unsigned i = 0; i < extra; i++)
-    g |= g >> (2u << i);
-  return (g & starts[extra]) == starts[extra];
+    w |= w >> (2u << i);
+  uint64_t x = (w >> 1) & 0x5555555555555555ull, z = w & 0x5555555555555555ull;
+  return x << 1 | (z & ~x);
+}
+
+/* word_letters of map word W of SRC, granules from SRC->granules on
+   never loaded whatever the word holds (W * 32 < SRC->granules).  */
+static uint64_t
+letters_at (struct source *src, size_t w, unsigned extra)
+{
+  uint64_t word = word_at (src, w);
+  size_t valid = src->granules - 32 * w;
+  if (valid < 32)
+    word &= (1ull << (2 * valid)) - 1;
+  return word_letters (word, extra);
 }
 
 /* The end of the run of output granules (of 2^EXTRA map granules, GRANULES
    of them) that starts at I, and its *LETTER (read once: the shadow may
-   change while it is read).  Whole words of the map (32 map granules)
-   are skipped where they are one run: a large object's map has hundreds
-   of millions of granules.  */
+   change while it is read).  Up to 32 map granules are compared at a
+   time (output granules of at most 32 map granules fill words exactly):
+   a large object's map has hundreds of millions of granules, and one of
+   integers below 256 a run every few bytes.  */
 static size_t
 run_end (struct source *src, size_t i, unsigned extra, size_t granules, char *letter)
 {
-  char c = *letter = letters[coarse_state (src, i, extra)];
-  size_t j = i + 1, per_word = extra <= 5 ? (size_t) 32 >> extra : 0;
-  while (j < granules)
+  size_t g = i << extra;
+  if (extra > 5 || g >= src->granules)
     {
-      size_t g = j << extra;
+      char c = *letter = letters[coarse_state (src, i, extra)];
       if (g >= src->granules)
-        return c == 'n' ? granules : j;     /* beyond the map: never loaded */
-      if (per_word && g % 32 == 0 && g + 32 <= src->granules
-          && word_all (word_at (src, g / 32), c, extra))
-        {
-          j += per_word;
-          continue;
-        }
-      if (letters[coarse_state (src, j, extra)] != c)
-        break;
-      j++;
+        return granules;                /* beyond the map: never loaded */
+      size_t j = i + 1;
+      while (j < granules && letters[coarse_state (src, j, extra)] == c)
+        j++;
+      return j;
     }
+  size_t w = g / 32;
+  uint64_t lw = letters_at (src, w, extra);
+  unsigned code = (unsigned) (lw >> (2 * (g % 32))) & 3;
+  char c = *letter = "nzx"[code];
+  uint64_t pattern = code * 0x5555555555555555ull;
+  uint64_t diff = (lw ^ pattern) & firsts[extra] & (~0ull << (2 * (g % 32)));
+  while (!diff)
+    {
+      w++;
+      size_t j = (32 * w) >> extra;
+      if (j >= granules)
+        return granules;
+      if (32 * w >= src->granules)
+        return c == 'n' ? granules : j;     /* beyond the map: never loaded */
+      diff = (letters_at (src, w, extra) ^ pattern) & firsts[extra];
+    }
+  size_t j = (32 * w + (size_t) __builtin_ctzll (diff) / 2) >> extra;
   return j < granules ? j : granules;
+}
+
+/* The number of runs of output granules of 2^EXTRA map granules
+   (GRANULES of them), or some number above LIMIT: letters compared with
+   their predecessors a map word at a time, whatever the runs' lengths.  */
+static size_t
+count_runs (struct source *src, unsigned extra, size_t granules, size_t limit)
+{
+  size_t runs = 0;
+  if (extra > 5)
+    {
+      char c;
+      for (size_t i = 0; i < granules && runs <= limit; i = run_end (src, i, extra, granules, &c))
+        runs++;
+      return runs;
+    }
+  unsigned step = 2u << extra;          /* bits per output granule */
+  size_t fields = granules << extra;    /* map granules the output covers */
+  size_t end = src->granules < fields ? src->granules : fields;
+  uint64_t prev = 3;                    /* no letter: the first granule starts a run */
+  size_t w = 0;
+  for (; 32 * w < end && runs <= limit; w++)
+    {
+      uint64_t lw = letters_at (src, w, extra);
+      uint64_t before = (step < 64 ? lw << step : 0) | prev;
+      uint64_t d = (lw ^ before) & firsts[extra];
+      if (fields - 32 * w < 32)
+        d &= (1ull << (2 * (fields - 32 * w))) - 1;
+      runs += (size_t) __builtin_popcountll ((d | d >> 1) & 0x5555555555555555ull);
+      prev = (lw >> (64 - step)) & 3;
+    }
+  /* Output granules past the map's words are never loaded: one more run
+     unless the last letter was n.  */
+  if (32 * w < fields && prev != 0)
+    runs++;
+  return runs;
 }
 
 static void
@@ -129,11 +187,7 @@ write_map (FILE *f, struct source *src, unsigned shift, size_t length)
   for (;; extra++)
     {
       size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
-      size_t runs = 0;
-      char c;
-      for (size_t i = 0; i < granules && runs <= MAX_RUNS; i = run_end (src, i, extra, granules, &c))
-        runs++;
-      if (runs <= MAX_RUNS)
+      if (count_runs (src, extra, granules, MAX_RUNS) <= MAX_RUNS)
         break;
     }
   size_t granules = (length + ((size_t) 1 << (shift + extra)) - 1) >> (shift + extra);
@@ -141,9 +195,14 @@ write_map (FILE *f, struct source *src, unsigned shift, size_t length)
            1ull << (shift + extra), length);
   for (size_t i = 0; i < granules;)
     {
-      char c;
-      size_t j = run_end (src, i, extra, granules, &c);
-      fprintf (f, "%zu%c", j - i, c);
+      /* "<count><letter>", up to 65536 of them: not through fprintf.  */
+      char run[24], *p = run + sizeof run;
+      size_t j = run_end (src, i, extra, granules, --p);
+      size_t count = j - i;
+      do
+        *--p = (char) ('0' + count % 10);
+      while (count /= 10);
+      fwrite (p, 1, (size_t) (run + sizeof run - p), f);
       i = j;
     }
   fputs ("\"}", f);

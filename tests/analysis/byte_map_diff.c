@@ -9,7 +9,8 @@
    (the rest never loaded) and maps without bits; and maps of a million
    granules alternating states, which only a coarser granule writes in
    65536 runs, some in long runs there (whole words skipped at the
-   coarser granule); and maps read straight from the shadow's states of
+   coarser granule); maps of just 65536 runs, one more or one less;
+   and maps read straight from the shadow's states of
    objects at every alignment to its lines, with neighbours marked.  Exit
    status 0 when every map is written alike.  */
 #include <stdio.h>
@@ -190,6 +191,32 @@ main (void)
             set (&m, g, kind == 4 ? rnd () % 4 : (g >> period) % 2 ? a : b);
         }
       check (3004 + iter, &m, rnd () % 3, (m.granules << 2) + rnd () % 50);
+      free (m.bits);
+    }
+  /* Run counts at the limit: MAX_RUNS - 1, MAX_RUNS and MAX_RUNS + 1
+     runs, the last of them in some maps the never-loaded bytes past the
+     map; runs of 1 to 70 granules, across map words, or of whole words.
+     Runs counted one too many or too few pick the other granule.  */
+  for (int iter = 0; iter < 12; iter++)
+    {
+      size_t runs = MAX_RUNS - 1 + iter % 3;
+      int tail = iter / 3 % 2, words = iter >= 6;
+      size_t map_runs = runs - tail;
+      struct zi_map m = { NULL, 0, 0 };
+      m.bits = calloc (map_runs * 70 / 32 + 2, sizeof *m.bits);
+      unsigned last = 3;
+      for (size_t r = 0; r < map_runs; r++)
+        {
+          unsigned s;
+          do
+            s = rnd () % 3;
+          while (s == last || (tail && r == map_runs - 1 && s == 0));
+          size_t len = words ? 32 * (1 + rnd () % 2) : 1 + rnd () % 70;
+          for (size_t k = 0; k < len; k++)
+            set (&m, m.granules++, s == 2 && rnd () % 2 ? 3 : s);
+          last = s;
+        }
+      check (3044 + iter, &m, 0, m.granules + (tail ? 1 + rnd () % 100 : 0));
       free (m.bits);
     }
   /* Maps read from the shadow: objects at every alignment to its lines,
