@@ -123,13 +123,18 @@ zi_map_release (uint64_t *bits, size_t size, unsigned shift)
   map_free (bits, object_granules (size, shift));
 }
 
-/* O is loaded as KIND: its states are in the shadow from now on.  */
+/* O is loaded as KIND: its states are in the shadow from now on.  At
+   the first such load of a large object its shadow pages are made
+   writable (zi_shadow_populate).  */
 void
 zi_object_touch (struct zi_object *o, int kind)
 {
   unsigned bit = 1u << kind;
-  if (!((__atomic_load_n (&o->word, __ATOMIC_RELAXED) >> ZI_OBJECT_KINDS_SHIFT) & bit))
-    __atomic_fetch_or (&o->word, (uint64_t) bit << ZI_OBJECT_KINDS_SHIFT, __ATOMIC_RELAXED);
+  if (!((__atomic_load_n (&o->word, __ATOMIC_RELAXED) >> ZI_OBJECT_KINDS_SHIFT) & bit)
+      && !((__atomic_fetch_or (&o->word, (uint64_t) bit << ZI_OBJECT_KINDS_SHIFT, __ATOMIC_RELAXED)
+            >> ZI_OBJECT_KINDS_SHIFT) & bit)
+      && o->size >= ZI_POPULATE_MIN)
+    zi_shadow_populate (kind, o->base, o->size);
 }
 
 void
@@ -231,6 +236,36 @@ coarsen (uint32_t pat, unsigned shift)
   return pat;
 }
 
+/* The lines [LINE, TO) of O (whole lines of it) into DST, whose granules
+   are whole lines (shift >= 4) from O's start (line-aligned): the words
+   of a granule OR-ed, its state set once.  A large object has millions
+   of lines and a coarse map.  */
+static void
+fold_whole_lines (struct zi_map *dst, const struct zi_object *o, int kind, uintptr_t line,
+                  uintptr_t to)
+{
+  unsigned shift = dst->shift;
+  for (uintptr_t stop; line < to; line = stop)
+    {
+      const uint32_t *w = zi_shadow_words (kind, line, &stop);
+      if (stop > to)
+        stop = to;
+      while (w && line < stop)
+        {
+          size_t g = (line - o->base) >> shift;
+          uintptr_t gend = o->base + ((uintptr_t) (g + 1) << shift);
+          if (gend > stop)
+            gend = stop;
+          uint32_t v = 0;
+          for (; line < gend; line += 16)
+            v |= __atomic_load_n (w++, __ATOMIC_RELAXED);
+          v = zi_shadow_swap (v);
+          uint64_t st = (v & 0xffff ? ZI_MAP_LOADED : 0) | (v >> 16 ? ZI_MAP_NONZERO : 0);
+          dst->bits[g / 32] |= st << (2 * (g % 32));
+        }
+    }
+}
+
 /* OR the states of object O's bytes of KIND into DST, offset by offset:
    a line of the shadow at a time into a map of byte granules (the states
    of a line are its 16 map entries once interleaved), else granule by
@@ -242,6 +277,15 @@ fold_lines (struct zi_map *dst, const struct zi_object *o, int kind, uintptr_t f
   unsigned shift = dst->shift;
   uintptr_t end = o->base + o->size, line = from & ~(uintptr_t) 15, stop = line, first = 0;
   const uint32_t *words = NULL;
+  if (shift >= 4 && !(o->base & 15))
+    {
+      uintptr_t whole = to < (end & ~(uintptr_t) 15) ? to : end & ~(uintptr_t) 15;
+      if (line < whole)
+        {
+          fold_whole_lines (dst, o, kind, line, whole);
+          line = stop = whole;
+        }
+    }
   for (; line < to; line += 16)
     {
       if (line == stop)

@@ -250,11 +250,54 @@ count_line (uint32_t *w, uint32_t mask, void *arg)
   c->nonzero += bits16 ((v >> 16) & mask);
 }
 
+/* Add the bits of the N words at W, whole lines of the range, to C: both
+   halves' bits counted at once, their sums in 16-bit fields (a word adds
+   at most 16 to each: 4095 words at a time).  A large object has
+   millions of lines.  */
+static void
+count_words (const uint32_t *w, size_t n, struct counts *c)
+{
+  while (n)
+    {
+      size_t k = n < 4095 ? n : 4095;
+      uint32_t acc = 0;
+      for (size_t i = 0; i < k; i++)
+        {
+          uint32_t x = zi_shadow_swap (__atomic_load_n (&w[i], __ATOMIC_RELAXED));
+          x = x - ((x >> 1) & 0x55555555u);
+          x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+          x = (x + (x >> 4)) & 0x0f0f0f0fu;
+          acc += (x + (x >> 8)) & 0x001f001fu;
+        }
+      c->loaded += acc & 0xffff;
+      c->nonzero += acc >> 16;
+      w += k;
+      n -= k;
+    }
+}
+
 void
 zi_shadow_count (int kind, uintptr_t base, size_t size, uint64_t *never, uint64_t *zero)
 {
   struct counts c = { 0, 0 };
-  each_line (kind, base, size, count_line, &c);
+  uintptr_t end = base + size, lo = (base + 15) & ~(uintptr_t) 15, hi = end & ~(uintptr_t) 15;
+  if (lo < hi)
+    {
+      /* The partial lines at the ends line by line, the whole ones in
+         between a region's words at a time.  */
+      each_line (kind, base, lo - base, count_line, &c);
+      each_line (kind, hi, end - hi, count_line, &c);
+      for (uintptr_t line = lo, stop; line < hi; line = stop)
+        {
+          const uint32_t *w = zi_shadow_words (kind, line, &stop);
+          if (stop > hi)
+            stop = hi;
+          if (w)
+            count_words (w, (stop - line) / 16, &c);
+        }
+    }
+  else
+    each_line (kind, base, size, count_line, &c);
   *never = size - c.loaded;
   *zero = c.loaded - c.nonzero;
 }
@@ -277,6 +320,48 @@ clear_lines (int kind, uintptr_t from, uintptr_t to)
 {
   if (from < to)
     each_line (kind, from, to - from, clear_line, NULL);
+}
+
+/* A page of shadow that generated code reads before anything marks it
+   maps the kernel's shared zero page; the first mark then replaces it
+   (copy on write), and in a threaded program every such fault flushes
+   the other CPUs' TLBs by interrupt: 15% of nw.c's time, whose two
+   matrices have 290 MB of shadow (perf: do_wp_page, then
+   smp_call_function_many_cond).  A large object's loads mark most of its
+   shadow, so its pages are made writable in one call at its first load
+   instead.  The cost: the shadow of a large object read only in part
+   takes a quarter of its whole size at once.  Kernels without
+   MADV_POPULATE_WRITE (before Linux 5.14) keep the faults.  */
+void
+zi_shadow_populate (int kind, uintptr_t base, size_t size)
+{
+#ifdef MADV_POPULATE_WRITE
+  static size_t page;
+  if (!page)
+    {
+      long p = sysconf (_SC_PAGESIZE);
+      page = p > 0 ? (size_t) p : 4096;
+    }
+  uintptr_t end = base + size;
+  for (uintptr_t at = base, next; at < end; at = next)
+    {
+      next = (at | (((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1)) + 1;
+      if (next > end || next < at)
+        next = end;
+      uint32_t *c = zi_shadow_chunk_slow (kind, at);
+      if (!c)
+        return;
+      /* The pages wholly inside the words of [AT, NEXT).  */
+      uintptr_t lo = (uintptr_t) (c + zi_shadow_index (at));
+      uintptr_t hi = (uintptr_t) (c + zi_shadow_index (next - 1)) + sizeof *c;
+      lo = (lo + page - 1) & ~(uintptr_t) (page - 1);
+      hi &= ~(uintptr_t) (page - 1);
+      if (lo < hi && madvise ((void *) lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        return;
+    }
+#else
+  (void) kind, (void) base, (void) size;
+#endif
 }
 
 void

@@ -196,6 +196,11 @@ void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((vis
 /* The same for the part [FROM, TO) of that range, as clearing the whole
    range would treat it (a large range's shadow pages given back): a range
    cleared piece by piece.  */
+/* Make the shadow pages of [BASE, BASE + SIZE) of KIND resident and
+   writable now (shadow.c), for an object of at least ZI_POPULATE_MIN
+   bytes at its first load as KIND.  */
+#define ZI_POPULATE_MIN ((size_t) 1 << 20)
+void zi_shadow_populate (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
 void zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uintptr_t to)
     __attribute__ ((visibility ("hidden")));
 /* The object of OLD_SIZE bytes at FROM is now NEW_SIZE bytes at TO (the

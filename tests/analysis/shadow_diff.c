@@ -7,7 +7,8 @@
    random values, counts of random ranges, clears (small, and large ones
    that give whole shadow pages back), and resizes of random ranges to
    random places, overlapping or not, aligned to 16 bytes or not (a
-   realloc).  A mark beyond the shadow's range changes nothing.
+   realloc); counts of long ranges of marked bytes.  A mark beyond the
+   shadow's range changes nothing.
    Exit status 0 when every count and every state agree.  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,24 @@ main (void)
           memcpy (&ref[kind][to - base], saved, keep);
           free (saved);
         }
+    }
+  /* Ranges whose every byte is loaded, non-zero or always zero: the
+     counts of whole lines, summed 16 bits a line, must not overflow
+     (100,000 lines, across the regions' boundary).  */
+  for (int kind = 0; kind < ZI_SHADOW_KINDS; kind++)
+    {
+      size_t n = 1600000 + rnd () % 16;
+      uintptr_t a = base + (1u << 20) - 800000 - rnd () % 16;
+      for (size_t k = 0; k < n; k += 8)
+        {
+          uint64_t v = kind ? 0 : 0x0101010101010101ull;
+          unsigned m = n - k < 8 ? (unsigned) (n - k) : 8;
+          zi_shadow_mark (kind, a + k, m, v, 0);
+          for (unsigned b = 0; b < m; b++)
+            ref[kind][a - base + k + b] |= ZI_MAP_LOADED | (kind ? 0 : ZI_MAP_NONZERO);
+        }
+      check_count (-1, kind, a, n);
+      check_count (-1, kind, a + 3, n - 40);
     }
   /* Beyond the shadow: nothing happens, nothing breaks.  */
   zi_shadow_mark (0, (uintptr_t) 1 << ZI_SHADOW_BITS, 8, ~0ull, 0);
