@@ -236,6 +236,38 @@ coarsen (uint32_t pat, unsigned shift)
   return pat;
 }
 
+/* The bits of the bytes of [BASE, END) in the line at LINE.  */
+static inline uint32_t
+line_bytes (uintptr_t base, uintptr_t end, uintptr_t line)
+{
+  uint32_t in = 0xffff;
+  if (line < base)
+    in &= 0xffffu << (base - line);
+  if (end - line < 16)
+    in &= (1u << (end - line)) - 1;
+  return in;
+}
+
+/* The states of the bytes IN of the line at LINE (shadow word V) into
+   DST, a map of byte granules of an object at BASE: the line's 16 map
+   entries at once.  */
+static inline void
+fold_line (struct zi_map *dst, uintptr_t base, uintptr_t line, uint32_t v, uint32_t in)
+{
+  uint64_t pat = zi_shadow_states (v, in);
+  size_t bit;
+  if (line < base)
+    {
+      pat >>= 2 * (base - line);
+      bit = 0;
+    }
+  else
+    bit = 2 * (line - base);
+  dst->bits[bit / 64] |= pat << (bit % 64);
+  if (bit % 64 > 32 && pat >> (64 - bit % 64))
+    dst->bits[bit / 64 + 1] |= pat >> (64 - bit % 64);
+}
+
 /* The lines [LINE, TO) of O (whole lines of it) into DST, whose granules
    are whole lines (shift >= 4) from O's start (line-aligned): the words
    of a granule OR-ed, its state set once.  A large object has millions
@@ -304,23 +336,7 @@ fold_lines (struct zi_map *dst, const struct zi_object *o, int kind, uintptr_t f
       v = zi_shadow_swap (v);
       if (shift == 0)
         {
-          uint32_t in = 0xffff;
-          if (line < o->base)
-            in &= 0xffffu << (o->base - line);
-          if (end - line < 16)
-            in &= (1u << (end - line)) - 1;
-          uint64_t pat = zi_shadow_states (v, in);
-          size_t bit;
-          if (line < o->base)
-            {
-              pat >>= 2 * (o->base - line);
-              bit = 0;
-            }
-          else
-            bit = 2 * (line - o->base);
-          dst->bits[bit / 64] |= pat << (bit % 64);
-          if (bit % 64 > 32 && pat >> (64 - bit % 64))
-            dst->bits[bit / 64 + 1] |= pat >> (64 - bit % 64);
+          fold_line (dst, o->base, line, v, line_bytes (o->base, end, line));
           continue;
         }
       if (!(o->base & 15))
@@ -362,6 +378,37 @@ zi_object_fold (struct zi_map *dst, const struct zi_object *o, int kind)
     fold_lines (dst, o, kind, o->base, o->base + o->size);
 }
 
+/* Kind KIND of O, a small object of one shadow region, into DST, a map of
+   byte granules that covers it: each line read once, its bytes counted
+   (*NEVER, *ZERO as zi_object_count), their states folded (as
+   fold_lines) and cleared (as zi_shadow_clear_part).  A program of
+   millions of small blocks frees as many: one pass instead of three.  */
+#define ZI_BURY_SMALL ((size_t) 64 << 10)
+static void
+bury_small (struct zi_map *dst, const struct zi_object *o, int kind, uint64_t *never,
+            uint64_t *zero)
+{
+  uintptr_t base = o->base, end = base + o->size, line = base & ~(uintptr_t) 15, stop;
+  uint32_t *w = zi_shadow_words (kind, line, &stop);
+  uint64_t loaded = 0, nonzero = 0;
+  for (; w && line < end; line += 16, w++)
+    {
+      uint32_t v = zi_shadow_swap (__atomic_load_n (w, __ATOMIC_RELAXED));
+      uint32_t in = line_bytes (base, end, line);
+      if (!(v & (in | in << 16)))
+        continue;
+      loaded += zi_bits16 (v & in);
+      nonzero += zi_bits16 ((v >> 16) & in);
+      fold_line (dst, base, line, v, in);
+      if (in == 0xffff)
+        __atomic_store_n (w, 0, __ATOMIC_RELAXED);
+      else
+        __atomic_fetch_and (w, ~zi_shadow_swap (in | in << 16), __ATOMIC_RELAXED);
+    }
+  *never = o->size - loaded;
+  *zero = loaded - nonzero;
+}
+
 /* O is gone (freed, unloaded): fold its states into its group and clear
    them.  Write lock held.  */
 void
@@ -375,19 +422,33 @@ zi_object_bury (struct zi_object *o)
   g->dead_size += o->size;
   if (o->size > g->max_size)
     g->max_size = o->size;
+  uintptr_t last = o->base + (o->size ? o->size - 1 : 0);
+  int one_region = !((o->base ^ last) >> ZI_SHADOW_REGION_BITS);
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     {
       uint64_t never, zero;
+      if (!(o->kinds & (1u << k)))
+        {
+          zi_object_count (o, k, &never, &zero);
+          g->dead_never[k] += never;
+          g->dead_zero[k] += zero;
+          continue;
+        }
+      zi_gids_clear (k, o->base, o->size);
+      int ok = map_reserve (&g->dead_map[k], o->size, 0);
+      if (ok && !g->dead_map[k].shift && one_region && o->size <= ZI_BURY_SMALL)
+        {
+          bury_small (&g->dead_map[k], o, k, &never, &zero);
+          g->dead_never[k] += never;
+          g->dead_zero[k] += zero;
+          continue;
+        }
       zi_object_count (o, k, &never, &zero);
       g->dead_never[k] += never;
       g->dead_zero[k] += zero;
-      if (!(o->kinds & (1u << k)))
-        continue;
-      zi_gids_clear (k, o->base, o->size);
       /* 4 MiB of addresses at a time, their shadow (1 MiB) cleared and
          given back right after: a large object's map and its shadow are
          never both whole in memory.  */
-      int ok = map_reserve (&g->dead_map[k], o->size, 0);
       uintptr_t end = o->base + o->size, piece = (uintptr_t) 4 << 20;
       for (uintptr_t from = o->base, to; from < end; from = to)
         {

@@ -227,17 +227,6 @@ struct counts {
   uint64_t loaded, nonzero;
 };
 
-/* Bits set in the 16-bit X, without libgcc's out-of-line popcount (x86-64
-   without -mpopcnt calls it).  */
-static inline unsigned
-bits16 (uint32_t x)
-{
-  x = x - ((x >> 1) & 0x5555);
-  x = (x & 0x3333) + ((x >> 2) & 0x3333);
-  x = (x + (x >> 4)) & 0x0f0f;
-  return (x + (x >> 8)) & 0x1f;
-}
-
 static void
 count_line (uint32_t *w, uint32_t mask, void *arg)
 {
@@ -246,8 +235,8 @@ count_line (uint32_t *w, uint32_t mask, void *arg)
   if (!v)
     return;
   v = zi_shadow_swap (v);
-  c->loaded += bits16 (v & mask);
-  c->nonzero += bits16 ((v >> 16) & mask);
+  c->loaded += zi_bits16 (v & mask);
+  c->nonzero += zi_bits16 ((v >> 16) & mask);
 }
 
 /* Add the bits of the N words at W, whole lines of the range, to C: both

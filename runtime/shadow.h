@@ -139,6 +139,17 @@ zi_shadow_word (int kind, uintptr_t addr)
   return c + zi_shadow_index (addr);
 }
 
+/* Bits set in the 16-bit X, without libgcc's out-of-line popcount (x86-64
+   without -mpopcnt calls it).  */
+static inline unsigned
+zi_bits16 (uint32_t x)
+{
+  x = x - ((x >> 1) & 0x5555);
+  x = (x & 0x3333) + ((x >> 2) & 0x3333);
+  x = (x + (x >> 4)) & 0x0f0f;
+  return (x + (x >> 8)) & 0x1f;
+}
+
 /* Bit k set iff byte k of V is non-zero.  */
 static inline unsigned
 zi_nonzero_bytes (uint64_t v)
