@@ -124,8 +124,8 @@ zi_map_release (uint64_t *bits, size_t size, unsigned shift)
 }
 
 /* O is loaded as KIND: its states are in the shadow from now on.  At
-   the first such load of a large object its shadow pages are made
-   writable (zi_shadow_populate).  */
+   the first such load of a large object in a threaded program its
+   shadow pages are made writable (zi_shadow_populate).  */
 void
 zi_object_touch (struct zi_object *o, int kind)
 {
@@ -133,7 +133,7 @@ zi_object_touch (struct zi_object *o, int kind)
   if (!((__atomic_load_n (&o->word, __ATOMIC_RELAXED) >> ZI_OBJECT_KINDS_SHIFT) & bit)
       && !((__atomic_fetch_or (&o->word, (uint64_t) bit << ZI_OBJECT_KINDS_SHIFT, __ATOMIC_RELAXED)
             >> ZI_OBJECT_KINDS_SHIFT) & bit)
-      && o->size >= ZI_POPULATE_MIN)
+      && o->size >= ZI_POPULATE_MIN && __atomic_load_n (&zi_threaded, __ATOMIC_RELAXED))
     zi_shadow_populate (kind, o->base, o->size);
 }
 

@@ -228,6 +228,8 @@ struct zi_thread {
 };
 extern pthread_mutex_t zi_lock ZI_HIDDEN;
 extern uintptr_t zi_main_stack_lo, zi_main_stack_hi ZI_HIDDEN;   /* data mode */
+/* Has more than one thread of this process run instrumented code?  */
+extern int zi_threaded ZI_HIDDEN;
 extern struct zi_thread *zi_threads ZI_HIDDEN;        /* all threads, newest first */
 extern struct zi_table zi_ended_counters ZI_HIDDEN;  /* merged counters of ended threads */
 struct zi_thread *zi_thread_self (void) ZI_HIDDEN;

@@ -209,7 +209,7 @@ void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((vis
    cleared piece by piece.  */
 /* Make the shadow pages of [BASE, BASE + SIZE) of KIND resident and
    writable now (shadow.c), for an object of at least ZI_POPULATE_MIN
-   bytes at its first load as KIND.  */
+   bytes at its first load as KIND in a threaded program.  */
 #define ZI_POPULATE_MIN ((size_t) 1 << 20)
 void zi_shadow_populate (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
 void zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uintptr_t to)

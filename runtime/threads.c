@@ -26,6 +26,7 @@ struct zi_thread *zi_threads;
 struct zi_table zi_ended_counters;
 
 uintptr_t zi_main_stack_lo, zi_main_stack_hi;
+int zi_threaded;
 
 __thread struct zi_thread *zi_self __attribute__ ((tls_model ("initial-exec")));
 static pthread_key_t exit_key;
@@ -69,6 +70,8 @@ register_thread (void)
   t->id = next_id++;
   if (t->id == 0)
     zi_main_stack_lo = t->stack_lo, zi_main_stack_hi = t->stack_hi;
+  else
+    __atomic_store_n (&zi_threaded, 1, __ATOMIC_RELAXED);
   t->next = zi_threads;
   zi_threads = t;
   pthread_mutex_unlock (&zi_lock);
@@ -275,6 +278,7 @@ zi_threads_after_fork_child (void)
   zi_table_free (&zi_ended_counters);
   zi_threads = me;
   next_id = 0;
+  zi_threaded = 0;
   ended_rows = 0;
   ended_sum = NULL;
   if (me)

@@ -28,6 +28,7 @@ void zi_warn (const char *fmt, ...) { (void) fmt; }
 void zi_statics_refresh (void) {}
 struct zi_object *zi_heap_big_at (uintptr_t addr) { (void) addr; return NULL; }
 uint64_t zi_statics_gen;
+int zi_threaded;
 struct zi_object *zi_static_at (uintptr_t addr, struct zi_static_gap *gap)
 { (void) addr; (void) gap; return NULL; }
 int zi_chunks_find (uintptr_t addr, struct zi_block *b) { (void) addr; (void) b; return 0; }
