@@ -426,26 +426,22 @@ zi_object_bury (struct zi_object *o)
   int one_region = !((o->base ^ last) >> ZI_SHADOW_REGION_BITS);
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     {
+      int loaded = (o->kinds >> k) & 1, ok = 0;
+      if (loaded)
+        {
+          zi_gids_clear (k, o->base, o->size);
+          ok = map_reserve (&g->dead_map[k], o->size, 0);
+        }
+      int small = ok && !g->dead_map[k].shift && one_region && o->size <= ZI_BURY_SMALL;
       uint64_t never, zero;
-      if (!(o->kinds & (1u << k)))
-        {
-          zi_object_count (o, k, &never, &zero);
-          g->dead_never[k] += never;
-          g->dead_zero[k] += zero;
-          continue;
-        }
-      zi_gids_clear (k, o->base, o->size);
-      int ok = map_reserve (&g->dead_map[k], o->size, 0);
-      if (ok && !g->dead_map[k].shift && one_region && o->size <= ZI_BURY_SMALL)
-        {
-          bury_small (&g->dead_map[k], o, k, &never, &zero);
-          g->dead_never[k] += never;
-          g->dead_zero[k] += zero;
-          continue;
-        }
-      zi_object_count (o, k, &never, &zero);
+      if (small)
+        bury_small (&g->dead_map[k], o, k, &never, &zero);
+      else
+        zi_object_count (o, k, &never, &zero);
       g->dead_never[k] += never;
       g->dead_zero[k] += zero;
+      if (!loaded || small)
+        continue;
       /* 4 MiB of addresses at a time, their shadow (1 MiB) cleared and
          given back right after: a large object's map and its shadow are
          never both whole in memory.  */
