@@ -311,6 +311,19 @@ clear_lines (int kind, uintptr_t from, uintptr_t to)
     each_line (kind, from, to - from, clear_line, NULL);
 }
 
+/* The system's page size, read once.  */
+static size_t
+page_size (void)
+{
+  static size_t page;
+  if (!page)
+    {
+      long p = sysconf (_SC_PAGESIZE);
+      page = p > 0 ? (size_t) p : 4096;
+    }
+  return page;
+}
+
 /* A page of shadow that generated code reads before anything marks it
    maps the kernel's shared zero page; the first mark then replaces it
    (copy on write), and in a threaded program every such fault flushes
@@ -329,12 +342,7 @@ void
 zi_shadow_populate (int kind, uintptr_t base, size_t size)
 {
 #ifdef MADV_POPULATE_WRITE
-  static size_t page;
-  if (!page)
-    {
-      long p = sysconf (_SC_PAGESIZE);
-      page = p > 0 ? (size_t) p : 4096;
-    }
+  size_t page = page_size ();
   uintptr_t end = base + size;
   for (uintptr_t at = base, next; at < end; at = next)
     {
@@ -363,12 +371,7 @@ zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uin
   /* The shadow pages wholly inside a large range go back to the system:
      their memory is returned and they read as zero again.  A shadow page
      covers 4 pages of addresses (chunks are page-aligned).  */
-  static size_t page;
-  if (!page)
-    {
-      long p = sysconf (_SC_PAGESIZE);
-      page = p > 0 ? (size_t) p : 4096;
-    }
+  size_t page = page_size ();
   size_t span = 4 * page;
   uintptr_t first = (base + span - 1) & ~(uintptr_t) (span - 1);
   uintptr_t last = (base + size) & ~(uintptr_t) (span - 1);

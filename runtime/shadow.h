@@ -202,16 +202,16 @@ zi_shadow_mark (int kind, uintptr_t addr, unsigned n, uint64_t lo, uint64_t hi)
 /* Never-loaded and always-zero bytes of [BASE, BASE + SIZE).  */
 void zi_shadow_count (int kind, uintptr_t base, size_t size, uint64_t *never, uint64_t *zero)
     __attribute__ ((visibility ("hidden")));
-/* Forget the states of [BASE, BASE + SIZE) (no mark may run on it).  */
-void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
-/* The same for the part [FROM, TO) of that range, as clearing the whole
-   range would treat it (a large range's shadow pages given back): a range
-   cleared piece by piece.  */
 /* Make the shadow pages of [BASE, BASE + SIZE) of KIND resident and
    writable now (shadow.c), for an object of at least ZI_POPULATE_MIN
    bytes at its first load as KIND in a threaded program.  */
 #define ZI_POPULATE_MIN ((size_t) 1 << 20)
 void zi_shadow_populate (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
+/* Forget the states of [BASE, BASE + SIZE) (no mark may run on it).  */
+void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
+/* The same for the part [FROM, TO) of that range, as clearing the whole
+   range would treat it (a large range's shadow pages given back): a range
+   cleared piece by piece.  */
 void zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uintptr_t to)
     __attribute__ ((visibility ("hidden")));
 /* The object of OLD_SIZE bytes at FROM is now NEW_SIZE bytes at TO (the
