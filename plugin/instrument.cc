@@ -1426,13 +1426,15 @@ leave_if (basic_block bb, gimple_seq seq, enum tree_code code, tree a, tree b, b
 
 /* The group ids' test at the head of L's miss (zeroinst-abi.h), whose
    block holds THEN: when the element lies in a block of the group its
-   data slot DS counts for, in the region of the slot's range, the miss
-   goes straight to JOIN_BB with the slot's chunk (biased in REGS) in
-   *CHUNK, by the edge returned, the cached range (registers in REGS,
-   else the slot's) being what the entry promises of the block from the
-   element's line on.  The region is the slot's lo, not the register,
-   which is ~0 while the slot is stale: the ids are current whatever the
-   generation.  NULL: no test (a load of more than a line).  */
+   data slot DS counts for, in whatever region, the miss goes straight to
+   JOIN_BB with the chunk of the element's region (biased in REGS) in
+   *CHUNK, by the edge returned, the cached range and chunk (registers in
+   REGS, else the slot's) being what the entry promises of the block from
+   the element's line on.  The chunk comes from the runtime's table of
+   chunks by region (__zeroinst_shadow_top), not from the slot: the
+   blocks of a group spread over a heap larger than a region (a heap of
+   millions of small blocks) would call the runtime at every move between
+   regions.  NULL: no test (a load of more than a line).  */
 static edge
 gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_block join_bb,
           tree ds, tree addr, bool regs, tree *chunk)
@@ -1442,24 +1444,37 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
   basic_block bb = gimple_bb (then);
   basic_block slow_bb = split_block_after_labels (bb)->dest;
   profile_probability rare = profile_probability::unlikely ();
-  /* The region of the range, and a group: one branch.  */
+  /* A group, and an address the shadow covers: one branch.  */
   gimple_seq seq = NULL;
-  tree lo = dslot_field (&seq, ds, 0);
-  tree other = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64,
-                             gimple_build (&seq, BIT_XOR_EXPR, zi_t.u64, addr, lo),
-                             build_int_cst (integer_type_node, ZI_SHADOW_REGION_BITS));
   tree g32 = make_ssa_name (zi_t.u32);
   gimple_seq_add_stmt (&seq, gimple_build_assign (g32, build2 (MEM_REF, zi_t.u32, ds,
                                                                build_int_cst (zi_t.u64_ptr,
                                                                               offsetof (struct zi_dslot, gid)))));
   tree g = gimple_convert (&seq, zi_t.u64, g32);
-  tree no = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64,
-                          flag (&seq, NE_EXPR, other, build_zero_cst (zi_t.u64)),
+  tree high = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, addr,
+                            build_int_cst (integer_type_node, ZI_SHADOW_BITS));
+  tree no = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, high,
                           flag (&seq, EQ_EXPR, g, build_zero_cst (zi_t.u64)));
   bb = leave_if (bb, seq, NE_EXPR, no, build_zero_cst (zi_t.u64), slow_bb, rare);
+  /* The chunk of ADDR's region, in the table of the load's kind.  */
+  seq = NULL;
+  tree top = make_ssa_name (zi_t.u64_ptr);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (top, build4 (ARRAY_REF, zi_t.u64_ptr,
+                                                               zi_t.shadow_top_var,
+                                                               size_int (ZI_FLOAT_TYPE (l->type) ? 1 : 0),
+                                                               NULL_TREE, NULL_TREE)));
+  tree at = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64,
+                          gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, addr,
+                                        build_int_cst (integer_type_node, ZI_SHADOW_REGION_BITS - 3)),
+                          build_int_cst (zi_t.u64, -8));
+  tree cp = gimple_build (&seq, POINTER_PLUS_EXPR, zi_t.u64_ptr, top,
+                          gimple_convert (&seq, sizetype, at));
+  tree c = make_ssa_name (zi_t.u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c, build2 (MEM_REF, zi_t.u64, cp,
+                                                             build_int_cst (zi_t.u64_ptr, 0))));
+  bb = leave_if (bb, seq, EQ_EXPR, c, build_zero_cst (zi_t.u64), slow_bb, rare);
   /* The entry of ADDR's line, ZI_GIDS_OFFSET bytes after the chunk.  */
   seq = NULL;
-  tree c = dslot_field (&seq, ds, 2);
   tree off = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64,
                            gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, addr,
                                          build_int_cst (integer_type_node, 3)),
@@ -1494,7 +1509,7 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
                                          build_int_cst (zi_t.u64, 15)),
                            build_int_cst (zi_t.u64, l->access_bytes));
   bb = leave_if (bb, seq, GT_EXPR, end, span, slow_bb, rare);
-  /* A hit: the range from the line on; the chunk stays.  */
+  /* A hit: the range from the line on, in the chunk of its region.  */
   seq = NULL;
   tree line = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, addr, build_int_cst (zi_t.u64, -16));
   tree limit = gimple_build (&seq, MINUS_EXPR, zi_t.u64, span,
@@ -1505,6 +1520,7 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
       const struct zi_range &r = range_regs (st, l);
       gimple_seq_add_stmt (&seq, gimple_build_assign (r.lo, line));
       gimple_seq_add_stmt (&seq, gimple_build_assign (r.limit, limit));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (r.chunk, biased_chunk (&seq, c, addr)));
       gimple_seq_add_stmt (&seq, gimple_build_assign (*chunk, r.chunk));
     }
   else
@@ -1512,8 +1528,8 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
       /* Not the generation: a stale slot stays stale (the range is
          valid now, so it is with any later generation too, but an
          object the slot's generation predates may have gone).  */
-      tree fields[] = { line, limit };
-      for (unsigned i = 0; i < 2; i++)
+      tree fields[] = { line, limit, c };
+      for (unsigned i = 0; i < 3; i++)
         gimple_seq_add_stmt (&seq, gimple_build_assign (build2 (MEM_REF, zi_t.u64, ds,
                                                                 build_int_cst (zi_t.u64_ptr,
                                                                                8 * i)),

@@ -184,6 +184,14 @@ zi_build_trees (void)
   DECL_EXTERNAL (zi_t.gen_var) = 1;
   DECL_ARTIFICIAL (zi_t.gen_var) = 1;
   DECL_IGNORED_P (zi_t.gen_var) = 1;
+  zi_t.shadow_top_var = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                                    get_identifier ("__zeroinst_shadow_top"),
+                                    build_array_type (zi_t.u64_ptr,
+                                                      build_index_type (size_int (ZI_SHADOW_KINDS - 1))));
+  TREE_PUBLIC (zi_t.shadow_top_var) = 1;
+  DECL_EXTERNAL (zi_t.shadow_top_var) = 1;
+  DECL_ARTIFICIAL (zi_t.shadow_top_var) = 1;
+  DECL_IGNORED_P (zi_t.shadow_top_var) = 1;
   zi_t.clz_fn = direct_internal_fn_supported_p (IFN_CLZ, long_long_unsigned_type_node,
                                                 OPTIMIZE_FOR_SPEED)
                 && builtin_decl_explicit_p (BUILT_IN_CLZLL)

@@ -34,6 +34,7 @@ struct zi_trees {
   tree u8_ptr;
   tree unseen_var;           /* extern const u64 __zeroinst_unseen[256] */
   tree gen_var;              /* extern u64 __zeroinst_gen */
+  tree shadow_top_var;       /* extern u64 *__zeroinst_shadow_top[2]: chunks by region */
   tree object_fn;            /* __zeroinst_lookup (dslot *, u64, u64) */
   tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
   tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */

@@ -279,6 +279,12 @@ zi_chunks_touch (const struct zi_block *b, int kind)
   __atomic_fetch_or (b->slot, (uintptr_t) TOUCHED (kind), __ATOMIC_RELAXED);
 }
 
+struct zi_group *
+zi_chunks_group (unsigned id)
+{
+  return group_of_id[id];
+}
+
 /* Remove the block starting at BASE and return it, or NULL.  */
 struct zi_object *
 zi_chunks_take (uintptr_t base)

@@ -39,7 +39,7 @@
 
    Group ids (zeroinst-abi.h, shadow.h): a slot whose target is a group
    with an id holds it (ds->gid), and generated code serves its misses in
-   blocks of that group in the region of its range without calling here.  The
+   blocks of that group, in any region, without calling here.  The
    ids of a small heap block are written at its first lookup here as a
    kind (under the read lock, after the object is marked loaded as that
    kind, so that its end, under the write lock, clears them: objects.c).  */
@@ -174,11 +174,11 @@ fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_clas
     ds->lo = UINTPTR_MAX, ds->limit = 0;   /* nothing hits */
   ds->chunk = chunk;
   ds->gen = gen;
-  /* The group ids serve the slot's misses in the region of its range
-     if its group has one (and there is a range: generated code takes
-     the region from lo).  */
+  /* The group ids serve the slot's misses in every region if its group
+     has one (and the element's region has a chunk, where the ids of the
+     block are written below).  */
   unsigned id = g ? g->chunk_id : 0;
-  ds->gid = chunk && id && !(id >> ZI_GID_BITS) && ds->lo != UINTPTR_MAX ? id << 4 : 0;
+  ds->gid = chunk && id && !(id >> ZI_GID_BITS) ? id << 4 : 0;
   if (g)
     {
       /* The generated code marks an element that hits; one that runs
@@ -204,6 +204,20 @@ in_last_object (const struct zi_thread *t, uint64_t gen, int kind, uint64_t addr
   return t->last_object && t->last_gen == gen && (t->last_kinds & (1u << kind))
          && addr - t->last_base < t->last_size
          && addr - t->stack_lo >= t->stack_hi - t->stack_lo;
+}
+
+/* The group id entry of ADDR's line in the chunk C of DS's kind
+   (shadow.h) if the element of DS at ADDR lies in the bytes the entry
+   promises, and not in T's stack (see in_last_object); else 0.  */
+static inline uint16_t
+gid_entry (const struct zi_thread *t, const struct zi_dslot *ds, uint32_t *c, uint64_t addr)
+{
+  if (ds->bytes > 16 || addr - t->stack_lo < t->stack_hi - t->stack_lo)
+    return 0;
+  /* Acquire: its group (zi_chunks_group) was set before the id was
+     written (zi_gids_set, release).  */
+  uint16_t e = __atomic_load_n (zi_gids (c) + zi_shadow_index (addr), __ATOMIC_ACQUIRE);
+  return e >> 4 && (addr & 15) + ds->bytes <= zi_gid_span (e & 15) ? e : 0;
 }
 
 uint32_t *
@@ -243,10 +257,25 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       zi_leave ();
       return ret;
     }
+  uint32_t *c = zi_shadow_chunk (kind, addr);
+  uint16_t e = c ? gid_entry (t, ds, c, addr) : 0;
+  if (e)
+    {
+      /* A block of a group with an id: the group, without the lock or
+         the chunk tables.  Generated code tested the ids for the slot's
+         own group: this is a site that moves between groups (records of
+         two allocation paths in one list).  The ids are current as of
+         GEN or later (a block's end clears them, then changes the
+         generation), so the range is valid as of GEN.  */
+      struct zi_group *g = zi_chunks_group (e >> 4);
+      uintptr_t line = addr & ~(uintptr_t) 15;
+      ret = fill (t, ds, g, g->cls, line, line + zi_gid_span (e & 15), gen, addr, value);
+      zi_leave ();
+      return ret;
+    }
   /* The element's shadow word, which generated code tests right after
      this returns: its cache miss (a program of many scattered objects)
      then overlaps the lookup's instead of following it.  */
-  uint32_t *c = zi_shadow_chunk (kind, addr);
   if (c)
     __builtin_prefetch (c + zi_shadow_index (addr));
   struct zi_block b;

@@ -572,6 +572,9 @@ int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;
 int zi_chunks_find (uintptr_t addr, struct zi_block *b) ZI_HIDDEN;
 /* Note in B's slot that its object was loaded as KIND (read lock held).  */
 void zi_chunks_touch (const struct zi_block *b, int kind) ZI_HIDDEN;
+/* The group of id ID (1 to 2^15 - 1, as chunk slots and the shadow's
+   group ids hold it; no lock: an id, once given, stays its group's).  */
+struct zi_group *zi_chunks_group (unsigned id) ZI_HIDDEN;
 struct zi_object *zi_chunks_take (uintptr_t base) ZI_HIDDEN;
 struct zi_object *zi_chunks_take_overlapping (uintptr_t base, size_t size) ZI_HIDDEN;
 void zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;

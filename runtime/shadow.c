@@ -2,9 +2,11 @@
    and what the object code (objects.c, heap.c) does with an object's
    range: count, clear, move.
 
-   Two levels.  A top table per kind holds one chunk pointer per region of
-   64 MiB of the 48-bit address space (2^22 pointers: 32 MiB reserved with
-   MAP_NORESERVE, of which a program touches a page or two); a chunk, the
+   Two levels.  A top table per kind (__zeroinst_shadow_top, which
+   generated code reads to serve misses by group ids) holds one chunk
+   pointer per region of 64 MiB of the 48-bit address space (2^22
+   pointers: 32 MiB reserved with MAP_NORESERVE, of which a program
+   touches a page or two); a chunk, the
    16 MiB shadow of one region, is mapped (also MAP_NORESERVE) on the
    region's first mark, so only shadow pages of lines that were marked
    take memory.  One flat reservation of the whole range would spare a
@@ -19,7 +21,7 @@
 #include "runtime.h"
 #include "shadow.h"
 
-uint32_t **zi_shadow_top[ZI_SHADOW_KINDS];
+uint32_t **__zeroinst_shadow_top[ZI_SHADOW_KINDS];
 
 /* Entry M: 0xff in byte k unless bit k of M is set (zeroinst-abi.h).  */
 #define UNSEEN_BYTE(m, k) ((m) & (1u << (k)) ? 0 : (uint64_t) 0xff << (8 * (k)))
@@ -62,14 +64,14 @@ zi_shadow_init (void)
 {
   for (int k = 0; k < ZI_SHADOW_KINDS; k++)
     {
-      if (zi_shadow_top[k])
+      if (__zeroinst_shadow_top[k])
         continue;
-      if (!(zi_shadow_top[k] = reserve (REGIONS * sizeof (uint32_t *))))
+      if (!(__zeroinst_shadow_top[k] = reserve (REGIONS * sizeof (uint32_t *))))
         {
           for (int j = 0; j < k; j++)
             {
-              munmap (zi_shadow_top[j], REGIONS * sizeof (uint32_t *));
-              zi_shadow_top[j] = NULL;
+              munmap (__zeroinst_shadow_top[j], REGIONS * sizeof (uint32_t *));
+              __zeroinst_shadow_top[j] = NULL;
             }
           zi_warn ("data-centric analysis off: cannot reserve %zu MiB of address space for "
                    "its shadow tables (%s); code-centric figures are still collected",
@@ -93,7 +95,7 @@ zi_shadow_chunk_slow (int kind, uintptr_t addr)
                  "their bytes count as never loaded", ZI_SHADOW_BITS);
       return NULL;
     }
-  uint32_t **slot = &zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS];
+  uint32_t **slot = &__zeroinst_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS];
   uint32_t *c = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
   if (c)
     return c;
@@ -161,7 +163,7 @@ word_if_any (int kind, uintptr_t addr)
 {
   if (addr >> ZI_SHADOW_BITS)
     return NULL;
-  uint32_t *c = __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
+  uint32_t *c = __atomic_load_n (&__zeroinst_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS],
                                  __ATOMIC_ACQUIRE);
   return c ? c + zi_shadow_index (addr) : NULL;
 }
@@ -493,7 +495,9 @@ zi_gids_set (uint32_t *chunk, uintptr_t base, size_t size, unsigned id)
     return;
   uint16_t *e = zi_gids (chunk) + zi_shadow_index (base);
   for (uintptr_t line = base; line < base + size; line += 16, e++)
-    __atomic_store_n (e, zi_gid_entry (id, line, base + size), __ATOMIC_RELAXED);
+    /* Release: the runtime reads the group of an id it finds here
+       without the objects' lock (object_cache.c).  */
+    __atomic_store_n (e, zi_gid_entry (id, line, base + size), __ATOMIC_RELEASE);
 }
 
 void

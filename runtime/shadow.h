@@ -25,9 +25,7 @@
 
 /* The shadow covers addresses below 1 << ZI_SHADOW_BITS, cut in regions
    of 1 << ZI_SHADOW_REGION_BITS bytes, each with a chunk of a quarter of
-   that per kind, mapped when first marked.  */
-#define ZI_SHADOW_BITS 48
-#define ZI_SHADOW_KINDS 2
+   that per kind, mapped when first marked (zeroinst-abi.h).  */
 
 /* The index of ADDR's word in its region's chunk.  */
 static inline size_t
@@ -112,8 +110,6 @@ void zi_gids_set (uint32_t *chunk, uintptr_t base, size_t size, unsigned id)
    held: it goes away or moves).  */
 void zi_gids_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
 
-/* Per kind, the chunk of each region (NULL: nothing marked there).  */
-extern uint32_t **zi_shadow_top[ZI_SHADOW_KINDS] __attribute__ ((visibility ("hidden")));
 
 /* 0 when the shadow is ready; -1 (and a warning said why) when its tables
    cannot be reserved: data mode cannot run.  */
@@ -128,7 +124,7 @@ static inline uint32_t *
 zi_shadow_chunk (int kind, uintptr_t addr)
 {
   return addr >> ZI_SHADOW_BITS ? NULL
-         : __atomic_load_n (&zi_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS], __ATOMIC_RELAXED);
+         : __atomic_load_n (&__zeroinst_shadow_top[kind][addr >> ZI_SHADOW_REGION_BITS], __ATOMIC_RELAXED);
 }
 static inline uint32_t *
 zi_shadow_word (int kind, uintptr_t addr)

@@ -25,14 +25,15 @@
 
        if (ADDR - ds.lo > ds.limit || ds.gen != __zeroinst_gen)   -- unlikely
          {
-           if ((ADDR ^ ds.lo) >> REGION_BITS == 0 && ds.gid != 0    -- group ids (below)
-               && ((e = *(uint16_t *) (ds.chunk + ZI_GIDS_OFFSET
+           if (ds.gid != 0 && ADDR < 2^SHADOW_BITS                  -- group ids (below)
+               && (c = __zeroinst_shadow_top[KIND][ADDR >> REGION_BITS]) != 0
+               && ((e = *(uint16_t *) (c + ZI_GIDS_OFFSET
                                        + ((ADDR >> 4) mod 2^(REGION_BITS - 4)) * 2)) & ~15)
                   == ds.gid
                && (ADDR & 15) + B <= (span = max (4 * (e & 15) + 4, (1 << (e & 15)) >> 2)))
              {
-               ds.lo = ADDR & ~15;  ds.limit = span - B;
-               chunk = ds.chunk;
+               ds.lo = ADDR & ~15;  ds.limit = span - B;  ds.chunk = c;
+               chunk = c;
              }
            else
              chunk = __zeroinst_lookup (&ds, ADDR, value);
@@ -62,10 +63,14 @@
    where the block has at least span (F) bytes from the line's start on,
    and 0 where there is no such block.  A miss whose element lies in a
    block of the group the slot counts for (ds.gid: that id << 4, or 0
-   when the slot's target has none), in the region of the slot's range
-   (and so of ds.chunk), needs nothing from the runtime: its counts go to
-   that group anyway, and its marks to that chunk.  The slot's range
-   becomes the span (the generation stays: a stale slot stays stale).
+   when the slot's target has none), in any region, needs nothing from
+   the runtime: its counts go to that group anyway, and its marks to the
+   chunk of its region, which __zeroinst_shadow_top (the runtime's table
+   of chunks by region, per kind: KIND is 1 for the floating-point
+   classes, ZI_FLOAT_TYPE, else 0) gives.  The slot's range becomes the
+   span and its chunk that chunk (the generation stays: a stale slot
+   stays stale).  A heap of small blocks larger than a region (64 MiB)
+   would otherwise call the runtime at most of its misses.
 
    Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
    instrumented function keeps the calling-context node of its activation in
@@ -104,10 +109,11 @@
 
 /* Each version renames an entry point that generated code depends on
    (3: __zeroinst_count; 4: __zeroinst_object; 5: __zeroinst_miss, with
-   the shadow layout below; 6: __zeroinst_lookup, with the group ids), so
+   the shadow layout below; 6: __zeroinst_lookup, with the group ids; 7:
+   __zeroinst_shadow_top, group ids found in every region), so
    that objects of an older plugin fail to link against this runtime
    instead of counting wrongly.  */
-#define ZI_ABI_VERSION 6
+#define ZI_ABI_VERSION 7
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
@@ -179,6 +185,12 @@ struct zi_dslot {
    one), no arithmetic on the value.  Marks are an atomic OR into the
    32-bit word.  */
 #define ZI_SHADOW_REGION_BITS 26
+/* The shadow covers addresses below 2^ZI_SHADOW_BITS, with a shadow per
+   kind of load: 0 integers (and ZI_OTHER), 1 the floating-point
+   classes.  */
+#define ZI_SHADOW_BITS 48
+#define ZI_SHADOW_KINDS 2
+#define ZI_FLOAT_TYPE(t) ((t) >= ZI_F16 && (t) <= ZI_F128)
 /* Where a region's group ids follow its chunk (runtime/shadow.h): not a
    multiple of the page size, so that an entry and the shadow word of its
    line, read together, rarely sit at one page offset (4K aliasing).  */
@@ -254,6 +266,10 @@ const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_
    elements (a vector, a complex value; DS->bytes is more than one
    element's) the address of its bytes as in memory.  */
 uint32_t *__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
+/* Per kind, the chunk of each region of 2^ZI_SHADOW_REGION_BITS bytes
+   below 2^ZI_SHADOW_BITS (NULL: none mapped), for the group ids' test
+   (above).  Set before data mode starts, never changed after.  */
+extern uint32_t **__zeroinst_shadow_top[ZI_SHADOW_KINDS] ZI_EXPORT;
 /* For the shadow test (above): entry M has byte k 0 if bit k of M is set,
    else 0xff.  Entry 0, eight 0xff bytes, doubles as four halves that
    need no mark: where a range loop's walk has no chunk (stack, unknown

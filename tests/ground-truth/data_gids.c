@@ -41,8 +41,34 @@
    reaches it, and its float ids must still be missing.
    expect-data: heap@mixed int path=main@mixed allocations=2 size=32 elements=2 bytes=8 redundant_bytes=6 zero_elements=0 never_loaded_bytes=24 always_zero_bytes=6 map=4n1x3z8n
    expect-data: heap@mixed float path=main@mixed allocations=2 size=32 elements=2 bytes=8 redundant_bytes=4 zero_elements=1 never_loaded_bytes=24 always_zero_bytes=6 map=2z2x12n
-   expect-data-total: heap.int.elements=82 heap.int.bytes=392 heap.int.redundant_bytes=302 heap.int.zero_elements=16
+
+   far: 4 blocks of 16 bytes, two (A0, A1) before and two (B0, B1) after
+   90 MiB of fillers taken from the heap's top, so in two shadow regions
+   (64 MiB).  Two rounds visit A0 B0 A1 B1 (visit k); get_far reads a
+   block's key twice per visit.  Round 0 reads 0, 0, then sets X1 =
+   1 << 8k; round 1 reads X1, sets X2 = 1 << 8 ((k + 1) & 3) and reads
+   X2.  In round 1 each first read is a miss served by the ids in
+   the other region, and it marks byte k non-zero in the chunk of the
+   element's region (not the slot's old one); the second read hits the
+   range that miss cached and marks byte (k + 1) & 3, in the chunk
+   cached with it.  A mark in another chunk leaves the byte always zero.
+   16 elements, 8 of them zero (32 redundant bytes), X1 of visits 0-3
+   with 3, 2, 1, 0 redundant bytes, X2 with 2, 1, 0, 3: 44 in all;
+   bytes 4-15 never loaded, 2 always-zero bytes per key.  The fillers
+   and spacers are never loaded: no record.
+   expect-data: heap@far int path=main@far allocations=4 size=64 elements=16 bytes=64 redundant_bytes=44 zero_elements=8 never_loaded_bytes=48 always_zero_bytes=8 map=4x12n
+   farloop: the same in a loop without calls (walk_far), whose cached
+   range and chunk are registers: 4 blocks allocated beside far's, in
+   the same two regions.  The first walk reads A0 B0 A1 B1 once (0) and
+   sets X1; the second reads A0 A0 B0 B0 A1 A1 B1 B1 and sets X2 after
+   the first read of each, so the first read of a block (a miss served
+   by the ids in the other region) marks X1's byte and the second (a
+   hit in the registers it set) X2's.  12 elements, 4 zero (16
+   redundant bytes), 6 + 6 redundant bytes for X1 and X2: 28.
+   expect-data: heap@farloop int path=main@farloop allocations=4 size=64 elements=12 bytes=48 redundant_bytes=28 zero_elements=4 never_loaded_bytes=48 always_zero_bytes=8 map=4x12n
+   expect-data-total: heap.int.elements=110 heap.int.bytes=504 heap.int.redundant_bytes=374 heap.int.zero_elements=28
    expect-data-total: heap.float.elements=2 unknown.int.elements=0
+   expect-data-records: 10
 */
 #include <malloc.h>
 #include <stdint.h>
@@ -65,7 +91,21 @@ struct mix {
 
 NOIPA int32_t get_key (const struct rec *r) { return r->key; }
 NOIPA int32_t get_w (const struct rec *r) { return r->w; }
+NOIPA int32_t get_far (const struct rec *r) { return r->key; }
 NOIPA int32_t get_i (const struct mix *m) { return m->i; }
+
+/* No calls: a register loop.  */
+NOIPA int64_t
+walk_far (struct rec *const *v, const int32_t *x, int n)
+{
+  int64_t s = 0;
+  for (int i = 0; i < n; i++)
+    {
+      s += v[i]->key;
+      v[i]->key = x[i];
+    }
+  return s;
+}
 NOIPA float get_f (const struct mix *m) { return m->f; }
 
 /* Loads of the block's own bytes, at aligned offsets: a memcpy into a
@@ -186,6 +226,66 @@ main (void)
       s += get_i (m[i]);
       fs += get_f (m[i]);
     }
+  /* One group in two shadow regions.  Blocks below M_MMAP_THRESHOLD
+     (at most 32 MiB) come from the heap's top, one after the other.  */
+  struct rec *far[4], *farl[4];
+  if (!mallopt (M_MMAP_THRESHOLD, 32 << 20))
+    abort ();
+  for (int k = 0; k < 4 + zero; k++)
+    {
+      if (k == 2)
+        {
+          char *end = NULL;
+          for (int j = 0; j < 3; j++)
+            end = (char *) xmalloc (malloc (30 << 20)) + (30 << 20);  // [[filler]]
+          /* The holes below (the runtime's own frees leave some) are
+             used up first: once a block comes from above the fillers,
+             no free chunk is left that B0 and B1 could come from.  */
+          while ((char *) xmalloc (malloc (sizeof (struct rec))) < end)  // [[spacer]]
+            ;
+        }
+      far[k] = xmalloc (malloc (sizeof (struct rec)));  // [[far]]
+      *far[k] = (struct rec) { 0, 0, 0, 0 };
+      farl[k] = xmalloc (malloc (sizeof (struct rec)));  // [[farloop]]
+      *farl[k] = (struct rec) { 0, 0, 0, 0 };
+    }
+  if (((uintptr_t) far[2] >> 26) == ((uintptr_t) far[1] >> 26)
+      || ((uintptr_t) farl[2] >> 26) == ((uintptr_t) farl[1] >> 26))
+    {
+      fprintf (stderr, "far: the blocks are in one region of 64 MiB\n");
+      abort ();
+    }
+  for (int r = 0; r < 2 + zero; r++)
+    for (int k = 0; k < 4; k++)
+      {
+        struct rec *b = far[(k & 1) * 2 + (k >> 1)];     /* A0 B0 A1 B1 */
+        int32_t x1 = (int32_t) (1u << 8 * k);
+        int32_t x2 = (int32_t) (1u << 8 * ((k + 1) & 3));
+        /* One call site, so one context and one data slot for both.  */
+        for (int j = 0; j < 2 + zero; j++)
+          {
+            s += get_far (b);
+            if (r == 1 && j == 0)
+              b->key = x2;
+          }
+        if (r == 0)
+          b->key = x1;
+      }
+  struct rec *walk[8];
+  int32_t set[8];
+  for (int k = 0; k < 4; k++)
+    {
+      walk[k] = farl[(k & 1) * 2 + (k >> 1)];              /* A0 B0 A1 B1 */
+      set[k] = (int32_t) (1u << 8 * k);
+    }
+  s += walk_far (walk, set, 4 + zero);
+  for (int i = 0; i < 8; i++)
+    {
+      int k = i >> 1;
+      walk[i] = farl[(k & 1) * 2 + (k >> 1)];              /* A0 A0 B0 B0 ... */
+      set[i] = (int32_t) (1u << 8 * ((k + 1) & 3));
+    }
+  s += walk_far (walk, set, 8 + zero);
   printf ("%lld %g\n", (long long) s, fs);
   return 0;
 }
