@@ -44,18 +44,19 @@ find (const struct zi_thread *t, uintptr_t addr, struct zi_block *b, struct zi_s
 }
 
 enum zi_class
-zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b, uint64_t *gen)
+zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b, uint64_t *gen,
+              int *held)
 {
   zi_statics_check (t, 0);
-  pthread_rwlock_rdlock (&zi_objects_lock);
+  *held = zi_objects_rdlock ();
   *gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   enum zi_class cls = find (t, addr, b, &t->static_gap);
   if (cls == ZI_CLASS_UNKNOWN)
     {
       /* Perhaps a library loaded since: look again with it.  */
-      pthread_rwlock_unlock (&zi_objects_lock);
+      zi_objects_unlock (*held);
       zi_statics_check (t, 1);
-      pthread_rwlock_rdlock (&zi_objects_lock);
+      *held = zi_objects_rdlock ();
       *gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
       cls = find (t, addr, b, &t->static_gap);
     }
@@ -75,7 +76,8 @@ zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_
   int kind = ti->kind;        /* ZI_KIND_INT or ZI_KIND_FLOAT, as a shadow kind */
   struct zi_block b;
   uint64_t gen;
-  enum zi_class cls = zi_data_find (t, addr, &b, &gen);
+  int held;
+  enum zi_class cls = zi_data_find (t, addr, &b, &gen, &held);
   zi_totals_add (&t->data_totals[cls][kind], &d);
   if (b.o)
     {
@@ -87,5 +89,5 @@ zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_
       unsigned n = room < ti->elem_bytes ? (unsigned) room : ti->elem_bytes;
       zi_shadow_mark (kind, addr, n, lo, hi);
     }
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
 }

@@ -220,7 +220,7 @@ zi_data_records (struct zi_report *rep)
   struct build b = { NULL, 0, 0, 1 };
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     b.in_place &= !t->busy_at_report;
-  pthread_rwlock_rdlock (&zi_objects_lock);
+  int held = zi_objects_rdlock ();
   for (struct zi_group *g = zi_groups; g; g = g->next)
     for (int k = 0; k < ZI_DATA_KINDS; k++)
       {
@@ -245,7 +245,7 @@ zi_data_records (struct zi_report *rep)
       }
   zi_statics_each (add_object, &b);
   zi_heap_each (add_object, &b);
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
   for (size_t i = 0; i < b.n; i++)
     {
       struct zi_data_record *r = &b.recs[i];

@@ -337,13 +337,13 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
   /* Before the lock: may register the thread.  Groups are keyed by the
      canonical node: the thread's own node goes when the thread ends.  */
   const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
-  pthread_rwlock_wrlock (&zi_objects_lock);
+  int held = zi_objects_wrlock ();
   struct zi_object *o = object_new ((uintptr_t) p, size);
   struct zi_group *g = o ? group_for (node, allocator) : NULL;
   if (!g)
     {
       object_free (o);
-      pthread_rwlock_unlock (&zi_objects_lock);
+      zi_objects_unlock (held);
       return;
     }
   o->base = (uintptr_t) p;
@@ -352,22 +352,22 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
   if (!add (o))
     {
       object_free (o);
-      pthread_rwlock_unlock (&zi_objects_lock);
+      zi_objects_unlock (held);
       return;
     }
   g->allocations++;
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
 }
 
 /* Block P is being freed.  */
 void
 zi_heap_untrack (void *p)
 {
-  pthread_rwlock_wrlock (&zi_objects_lock);
+  int held = zi_objects_wrlock ();
   struct zi_object *o = take ((uintptr_t) p);
   if (o)
     bury (o);
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
 }
 
 void *
@@ -379,7 +379,7 @@ zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr
      not be taken for OLD's (moved, or buried as stale, in its place).
      Lock order: ours, then the allocator's, as everywhere (our tables
      are allocated under ours).  */
-  pthread_rwlock_wrlock (&zi_objects_lock);
+  int held = zi_objects_wrlock ();
   void *p = real (old, size);
   struct zi_object *o = p || !size ? take ((uintptr_t) old) : NULL;
   if (o && !p)
@@ -419,7 +419,7 @@ zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr
           o = NULL;
         }
     }
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
   if (p && !o)
     zi_heap_track (p, size, ra, allocator);
   return p;

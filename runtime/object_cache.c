@@ -279,7 +279,8 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
   if (c)
     __builtin_prefetch (c + zi_shadow_index (addr));
   struct zi_block b;
-  enum zi_class cls = zi_data_find (t, addr, &b, &gen);
+  int held;
+  enum zi_class cls = zi_data_find (t, addr, &b, &gen, &held);
   if (b.o)
     {
       /* B, not the object: reading it is one more cache miss (chunks.c).  */
@@ -305,7 +306,7 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
           != zi_gid_entry (b.group->chunk_id, b.base, b.base + b.size))
         zi_gids_set (ds->chunk, b.base, b.size, b.group->chunk_id);
     }
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
   zi_leave ();
   return ret;
 }

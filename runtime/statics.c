@@ -277,7 +277,7 @@ zi_statics_refresh (void)
      dlopen holds while its malloc waits for zi_objects_lock.  */
   Dl_info self;
   s.self = dladdr ((void *) zi_statics_refresh, &self) && self.dli_fname ? self.dli_fname : "";
-  pthread_rwlock_wrlock (&zi_objects_lock);
+  int held = zi_objects_wrlock ();
   if (seen_adds != s.adds || seen_subs != s.subs)
     {
       for (size_t i = 0; i < nmodules; i++)
@@ -306,7 +306,7 @@ zi_statics_refresh (void)
       __atomic_store_n (&seen_adds, s.adds, __ATOMIC_RELEASE);
       __atomic_store_n (&seen_subs, s.subs, __ATOMIC_RELEASE);
     }
-  pthread_rwlock_unlock (&zi_objects_lock);
+  zi_objects_unlock (held);
 }
 
 /* The static object holding ADDR, made on first use, and the gap ADDR
