@@ -34,8 +34,9 @@
    go there later just as well.
 
    Ranges are clipped to the element's shadow region, so one chunk serves
-   the whole range, and shortened by the site's access bytes, so an
-   element that hits lies in its object.
+   the whole range, and to the thread's stack where it lies in the object
+   (a stack the program allocated), and shortened by the site's access
+   bytes, so an element that hits lies in its object.
 
    Group ids (zeroinst-abi.h, shadow.h): a slot whose target is a group
    with an id holds it (ds->gid), and generated code serves its misses in
@@ -157,6 +158,16 @@ fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_clas
   uintptr_t end = hi;
   if (g)
     {
+      /* A stack the program allocated lies in its block, and the
+         thread's loads from it are the stack's (classify), so the range
+         stops at it: ADDR is on one side.  */
+      if (lo < t->stack_hi && t->stack_lo < hi)
+        {
+          if (addr < t->stack_lo)
+            hi = t->stack_lo;
+          else
+            lo = lo > t->stack_hi ? lo : t->stack_hi;
+        }
       uintptr_t region = addr & ~(((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1);
       if (lo < region)
         lo = region;

@@ -21,6 +21,12 @@
 #include "runtime.h"
 #include "shadow.h"
 
+/* The largest block with group ids: smaller than a thread's stack can
+   be (zi_shadow_init), so that no block with ids holds a stack the
+   program allocated, whose loads are the stack's, not the block's
+   (generated code would find the block's group by the ids).  */
+static size_t gids_max = ZI_CHUNK_MAX;
+
 uint32_t **__zeroinst_shadow_top[ZI_SHADOW_KINDS];
 
 /* Entry M: 0xff in byte k unless bit k of M is set (zeroinst-abi.h).  */
@@ -62,6 +68,9 @@ reserve (size_t bytes)
 int
 zi_shadow_init (void)
 {
+  long stack_min = sysconf (_SC_THREAD_STACK_MIN);
+  if (stack_min > 0 && (unsigned long) stack_min <= ZI_CHUNK_MAX)
+    gids_max = (size_t) stack_min - 1;
   for (int k = 0; k < ZI_SHADOW_KINDS; k++)
     {
       if (__zeroinst_shadow_top[k])
@@ -484,7 +493,7 @@ zi_shadow_resize (int kind, uintptr_t from, size_t old_size, uintptr_t to, size_
 static int
 gids_fit (uintptr_t base, size_t size)
 {
-  return size && size <= ZI_CHUNK_MAX && !(base & 15) && !((base + size) >> ZI_SHADOW_BITS)
+  return size && size <= gids_max && !(base & 15) && !((base + size) >> ZI_SHADOW_BITS)
          && base >> ZI_SHADOW_REGION_BITS == (base + size - 1) >> ZI_SHADOW_REGION_BITS;
 }
 

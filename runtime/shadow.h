@@ -103,7 +103,8 @@ zi_gid_entry (unsigned id, uintptr_t line, uintptr_t end)
 }
 /* Write the entries of the block [BASE, BASE + SIZE) of group ID in the
    chunk CHUNK of KIND (read lock held: the block is live).  Blocks that
-   are not 16-byte aligned or leave their region get none.  */
+   are not 16-byte aligned, leave their region, or could hold a thread's
+   stack (PTHREAD_STACK_MIN bytes or more) get none.  */
 void zi_gids_set (uint32_t *chunk, uintptr_t base, size_t size, unsigned id)
     __attribute__ ((visibility ("hidden")));
 /* Clear the entries of the block [BASE, BASE + SIZE) of KIND (write lock
