@@ -256,6 +256,8 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       return NULL;
     }
   struct zi_thread *t = zi_thread_current ();
+  if (!zi_config.mode_code)
+    zi_contexts_missed ();
   uint32_t *ret;
   int kind = ds->kind;
   if (in_last_object (t, gen, kind, addr))

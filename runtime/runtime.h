@@ -75,6 +75,8 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 #define ZI_NODE_FLAT      8u   /* without contexts: the thread's flat root and its children */
 #define ZI_NODE_FOLDED   16u   /* stands for its truncated parent (ZEROINST_MAX_DEPTH) */
 #define ZI_NODE_ALIAS    32u   /* a recursive entry with another return address: alias_of */
+#define ZI_NODE_SHARED   64u   /* data mode alone: its slots are its function's first node's */
+#define ZI_NODE_OWN     128u   /* data mode alone: slots of its own (zi_contexts_missed) */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra, slots: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -92,6 +94,8 @@ struct zi_node {
   int32_t *site_ids;         /* dense site numbers of pub.fn's sites, in slot order */
   uint32_t nsites;
   uint32_t ndata;            /* data slots before pub.slots (data mode: pub.fn's units) */
+  uint32_t misses;           /* ZI_NODE_SHARED: runtime lookups from its activations */
+  void *own;                 /* ZI_NODE_OWN: the allocation of its slots */
 };
 struct zi_cct;               /* a thread's tree */
 struct zi_thread;
@@ -104,6 +108,10 @@ void zi_contexts_init (void) ZI_HIDDEN;
 /* Add the counter slots of T's nodes to INTO (T's table, or a copy of it)
    and, if CLEAR, zero them (only T itself, or a thread that is gone).  */
 void zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear) ZI_HIDDEN;
+/* Generated code of the thread's current context called the runtime for
+   a data slot's miss (data mode alone: may give the context slots of its
+   own, contexts.c).  */
+void zi_contexts_missed (void) ZI_HIDDEN;
 /* The context under which counts of node CTX are recorded.  */
 const void *zi_record_ctx (const void *ctx) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
