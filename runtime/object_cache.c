@@ -166,7 +166,7 @@ fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_clas
           if (addr < t->stack_lo)
             hi = t->stack_lo;
           else
-            lo = lo > t->stack_hi ? lo : t->stack_hi;
+            lo = t->stack_hi;
         }
       uintptr_t region = addr & ~(((uintptr_t) 1 << ZI_SHADOW_REGION_BITS) - 1);
       if (lo < region)

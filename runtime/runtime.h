@@ -76,7 +76,6 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 #define ZI_NODE_FOLDED   16u   /* stands for its truncated parent (ZEROINST_MAX_DEPTH) */
 #define ZI_NODE_ALIAS    32u   /* a recursive entry with another return address: alias_of */
 #define ZI_NODE_SHARED   64u   /* data mode alone: its slots are its function's first node's */
-#define ZI_NODE_OWN     128u   /* data mode alone: slots of its own (zi_contexts_missed) */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra, slots: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -95,7 +94,7 @@ struct zi_node {
   uint32_t nsites;
   uint32_t ndata;            /* data slots before pub.slots (data mode: pub.fn's units) */
   uint32_t misses;           /* ZI_NODE_SHARED: runtime lookups from its activations */
-  void *own;                 /* ZI_NODE_OWN: the allocation of its slots */
+  void *own;                 /* slots made for it alone (zi_contexts_missed), or NULL */
 };
 struct zi_cct;               /* a thread's tree */
 struct zi_thread;
@@ -501,7 +500,7 @@ extern pthread_rwlock_t zi_objects_lock ZI_HIDDEN;
    and a signal handler cannot enter one (runtime sections defer signals,
    and entry points return at once while this thread runs runtime code).
    The lock's atomic operations were 5% of the time of a single-threaded
-   program of 2 million small blocks (blocks.c: perf), 3% of sqlite3's.
+   program of 2 million small blocks (blocks.c: perf), 2.5% of sqlite3's.
    Each returns whether it took the lock, for zi_objects_unlock: only this
    thread can make the process threaded, and never inside a section, but
    the lock is released as it was taken all the same.  Threads made
