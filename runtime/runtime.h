@@ -173,6 +173,23 @@ struct zi_site_info {
   struct zi_frames frames;        /* the load's frame and its inline chain */
 };
 int32_t zi_site_slot_slow (const struct zi_site *site) ZI_HIDDEN;
+/* In the N elements of STRIDE bytes at V, sorted by the uintptr_t each
+   starts with, how many start at or below KEY (bisection).  */
+static inline size_t
+zi_count_at_or_below (const void *v, size_t n, size_t stride, uintptr_t key)
+{
+  size_t a = 0, b = n;
+  while (a < b)
+    {
+      size_t mid = a + (b - a) / 2;
+      if (*(const uintptr_t *) ((const char *) v + mid * stride) <= key)
+        a = mid + 1;
+      else
+        b = mid;
+    }
+  return a;
+}
+
 static inline int32_t
 zi_site_slot (const struct zi_site *site)
 {

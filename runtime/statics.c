@@ -98,7 +98,10 @@ scan_file (const char *path, uintptr_t bias, unsigned module)
           || !sym.st_size || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
         continue;
       const char *name = elf_strptr (e, sh.sh_link, sym.st_name);
-      if (!name || !*name)
+      /* The plugin's descriptors (a few per load site: 52,400 of an
+         instrumented sqlite3's 52,633 objects) are read by the runtime
+         alone.  */
+      if (!name || !*name || !strncmp (name, "__zeroinst_", 11))
         continue;
       if (ntable == table_cap)
         {
@@ -323,15 +326,7 @@ zi_static_at (uintptr_t addr, struct zi_static_gap *gap)
          one starting at or below ADDR, by bisection (a program with
          twenty libraries made a linear scan a sixth of a tree walk's
          data-mode instructions).  */
-      size_t a = 0, b = nspans;
-      while (a < b)
-        {
-          size_t mid = a + (b - a) / 2;
-          if (spans[mid].lo <= addr)
-            a = mid + 1;
-          else
-            b = mid;
-        }
+      size_t a = zi_count_at_or_below (spans, nspans, sizeof *spans, addr);
       if (!a || addr >= spans[a - 1].hi)
         {
           if (gap)
@@ -343,14 +338,7 @@ zi_static_at (uintptr_t addr, struct zi_static_gap *gap)
       lo = spans[a - 1].first;
       hi = spans[a - 1].end;
     }
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (table[mid].base <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  lo += zi_count_at_or_below (table + lo, hi - lo, sizeof *table, addr);
   if (!lo || addr - table[lo - 1].base >= table[lo - 1].size)
     return NULL;
   struct static_entry *e = &table[lo - 1];
