@@ -235,8 +235,11 @@ uint32_t *
 __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
 {
   uint64_t gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-  if (!ds->slot)
+  int lazy;
+  if (!ds->slot && (lazy = zi_contexts_lazy_dslot (ds)) != 1)
     {
+      if (lazy < 0)
+        return NULL;      /* a set made in zero pages: set up at a later miss */
       /* The sink's (contexts.c): counts nobody reads, nothing to mark.  */
       ds->lo = 0;
       ds->limit = UINTPTR_MAX;

@@ -76,6 +76,7 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
 #define ZI_NODE_FOLDED   16u   /* stands for its truncated parent (ZEROINST_MAX_DEPTH) */
 #define ZI_NODE_ALIAS    32u   /* a recursive entry with another return address: alias_of */
 #define ZI_NODE_SHARED   64u   /* data mode alone: its slots are its function's first node's */
+#define ZI_NODE_LAZY    128u   /* own is a lazy_slots mapping (contexts.c) */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra, slots: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -111,6 +112,11 @@ void zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear) ZI
    a data slot's miss (data mode alone: may give the context slots of its
    own, contexts.c).  */
 void zi_contexts_missed (void) ZI_HIDDEN;
+/* DS has no counter slot: if it is a data slot of slots made for a node
+   alone (zi_contexts_missed) that was never set up, set it up and return
+   1; 0 if it is no such slot (the sink's), -1 if it cannot tell now (in
+   a runtime section).  */
+int zi_contexts_lazy_dslot (struct zi_dslot *ds) ZI_HIDDEN;
 /* The context under which counts of node CTX are recorded.  */
 const void *zi_record_ctx (const void *ctx) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
