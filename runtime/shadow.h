@@ -204,6 +204,9 @@ void zi_shadow_count (int kind, uintptr_t base, size_t size, uint64_t *never, ui
    bytes at its first load as KIND in a threaded program.  */
 #define ZI_POPULATE_MIN ((size_t) 1 << 20)
 void zi_shadow_populate (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
+/* Return the shadow's pages that hold only zeros to the system.  Only
+   when no other thread can mark or clear (shadow.c).  */
+void zi_shadow_trim (void) __attribute__ ((visibility ("hidden")));
 /* Forget the states of [BASE, BASE + SIZE) (no mark may run on it).  */
 void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
 /* The same for the part [FROM, TO) of that range, as clearing the whole
