@@ -112,10 +112,10 @@ void zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear) ZI
    a data slot's miss (data mode alone: may give the context slots of its
    own, contexts.c).  */
 void zi_contexts_missed (void) ZI_HIDDEN;
-/* DS has no counter slot: if it is a data slot of slots made for a node
-   alone (zi_contexts_missed) that was never set up, set it up and return
-   1; 0 if it is no such slot (the sink's), -1 if it cannot tell now (in
-   a runtime section).  */
+/* DS has no counter slot: if it is a data slot of a set made in zero
+   pages (contexts.c, lazy_new) that was never set up, set it up and
+   return 1; 0 if it is no such slot (the sink's), -1 if it cannot tell
+   now (in a runtime section).  */
 int zi_contexts_lazy_dslot (struct zi_dslot *ds) ZI_HIDDEN;
 /* The context under which counts of node CTX are recorded.  */
 const void *zi_record_ctx (const void *ctx) ZI_HIDDEN;

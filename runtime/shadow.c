@@ -92,8 +92,8 @@ zi_shadow_init (void)
   return 0;
 }
 
-/* The mappings made, for zi_shadow_trim (the first MAX_MAPPED: 64 TiB of
-   regions that held objects).  */
+/* The mappings made, for zi_shadow_trim: the first MAX_MAPPED of them
+   (of both kinds), 256 GiB of regions that held loaded objects.  */
 #define MAX_MAPPED 4096
 static uint32_t *mapped[MAX_MAPPED];
 static size_t nmapped;
