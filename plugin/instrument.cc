@@ -65,7 +65,8 @@
              __atomic_fetch_or (word, (2^N - 1 | non-zero bytes of v << 8) << s
                                       << 16 * (half's place in the word))
          (two branches: a piece that is a whole aligned half compares its
-         loaded byte in memory, then loads the non-zero byte)
+         loaded byte in memory, then loads the non-zero byte; on x86-64 the
+         OR is a plain one while the process has one thread, mark_half)
 
    In the data-mode copy of a register loop that is quiet (quiet_loop_p:
    no call but internal functions other than atomics, no volatile access,
@@ -1145,7 +1146,17 @@ biased_chunk (gimple_seq *seq, tree chunk, tree addr)
 }
 
 /* In SEQ: OR BITS16 (u32: a half's loaded bits in 0-7, non-zero in 8-15)
-   into the half of ADDR's states, in its word, atomically.  */
+   into the half of ADDR's states, in its word, atomically.
+
+   On x86-64 an atomic OR is a locked instruction, which waits for every
+   older load and store of the thread: a first pass over data, whose
+   every piece sets states, lost the overlap of its cache misses (a sum
+   of 20 million doubles read once: 0.34 s with locked ORs, 0.27 s with
+   plain ones, 0.07 s plain build).  While the process has one
+   thread (glibc's __libc_single_threaded, cleared by pthread_create
+   before the second thread exists and never set again) the OR is a
+   plain one: a single instruction, so a signal handler that marks the
+   same word cannot come between its read and its write either.  */
 static void
 mark_half (gimple_seq *seq, tree chunk, tree addr, tree bits16, bool biased)
 {
@@ -1156,6 +1167,35 @@ mark_half (gimple_seq *seq, tree chunk, tree addr, tree bits16, bool biased)
                                            build_int_cst (zi_t.u32, 8)),
                              build_int_cst (integer_type_node, 1));
   tree bits = gimple_build (seq, LSHIFT_EXPR, zi_t.u32, bits16, shift);
+  if (keep_registers_p ())
+    {
+      static const char text[] =
+        "{movq __libc_single_threaded@GOTPCREL(%%rip), %1|mov %1, QWORD PTR __libc_single_threaded@GOTPCREL[rip]}\n\t"
+        "{cmpb $0, (%1)|cmp BYTE PTR [%1], 0}\n\t"
+        "je 1f\n\t"
+        "{orl %2, %0|or %0, %2}\n\t"
+        "jmp 2f\n"
+        "1:\t{lock orl %2, %0|lock or %0, %2}\n"
+        "2:";
+      /* "+m" as gimplification splits it: the word out, and in.  */
+      tree word = build2 (MEM_REF, zi_t.u32, w, build_int_cst (zi_t.u32_ptr, 0));
+      vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
+      vec_safe_push (out, build_tree_list (build_tree_list (NULL_TREE, build_string (3, "=m")),
+                                           word));
+      tree scratch = make_ssa_name (zi_t.u64);
+      vec_safe_push (out, build_tree_list (build_tree_list (NULL_TREE, build_string (4, "=&r")),
+                                           scratch));
+      vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")),
+                                          gimple_convert (seq, zi_t.u32, bits)));
+      vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "m")),
+                                          unshare_expr (word)));
+      add_clobber (&clobbers, "cc");
+      gasm *g = gimple_build_asm_vec (text, in, out, clobbers, NULL);
+      gimple_asm_set_volatile (g, true);
+      SSA_NAME_DEF_STMT (scratch) = g;
+      gimple_seq_add_stmt (seq, g);
+      return;
+    }
   gimple_seq_add_stmt (seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_4),
                                                3, gimple_convert (seq, ptr_type_node, w),
                                                gimple_convert (seq, unsigned_type_node, bits),

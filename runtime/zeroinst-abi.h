@@ -183,7 +183,9 @@ struct zi_dslot {
    per piece two loads from the half (or one, shifted by S) and one table
    load (the two halves of a piece that may straddle them are tested as
    one), no arithmetic on the value.  Marks are an atomic OR into the
-   32-bit word.  */
+   32-bit word; on x86-64, while glibc's __libc_single_threaded is set,
+   a plain one-instruction OR (a locked one would wait for every load in
+   flight).  */
 #define ZI_SHADOW_REGION_BITS 26
 /* The shadow covers addresses below 2^ZI_SHADOW_BITS, with a shadow per
    kind of load: 0 integers (and ZI_OTHER), 1 the floating-point
