@@ -483,6 +483,17 @@ add_clobber (vec<tree, va_gc> **clobbers, const char *name)
   vec_safe_push (*clobbers, build_tree_list (NULL_TREE, build_string (strlen (name) + 1, name)));
 }
 
+/* Add the operand VALUE with constraint CONSTRAINT to the asm operand
+   list *OPS (inputs or outputs).  */
+static void
+add_asm_operand (vec<tree, va_gc> **ops, const char *constraint, tree value)
+{
+  vec_safe_push (*ops, build_tree_list (build_tree_list (NULL_TREE,
+                                                         build_string (strlen (constraint) + 1,
+                                                                       constraint)),
+                                        value));
+}
+
 /* A call of runtime function FN (ARGS[0..NARGS), at most 3), whose result zi_guarded_call
    sets.  On x86-64 it is an asm statement that calls FN's trampoline KEEP
    (runtime/stack.c), which preserves every general-purpose register but
@@ -519,12 +530,9 @@ zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs, 
   vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
   const char *regs[] = { "D", "S", "d" };
   for (unsigned i = 0; i < nargs; i++)
-    vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE,
-                                                         build_string (2, regs[i])),
-                                        args[i]));
+    add_asm_operand (&in, regs[i], args[i]);
   /* The output operand's value (an SSA name) is set by zi_guarded_call.  */
-  vec_safe_push (out, build_tree_list (build_tree_list (NULL_TREE, build_string (3, "=a")),
-                                       NULL_TREE));
+  add_asm_operand (&out, "=a", NULL_TREE);
   add_clobber (&clobbers, "memory");
   add_clobber (&clobbers, "cc");
   if (keeps == ZI_KEEP_ALL)
@@ -1180,15 +1188,11 @@ mark_half (gimple_seq *seq, tree chunk, tree addr, tree bits16, bool biased)
       /* "+m" as gimplification splits it: the word out, and in.  */
       tree word = build2 (MEM_REF, zi_t.u32, w, build_int_cst (zi_t.u32_ptr, 0));
       vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
-      vec_safe_push (out, build_tree_list (build_tree_list (NULL_TREE, build_string (3, "=m")),
-                                           word));
       tree scratch = make_ssa_name (zi_t.u64);
-      vec_safe_push (out, build_tree_list (build_tree_list (NULL_TREE, build_string (4, "=&r")),
-                                           scratch));
-      vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")),
-                                          gimple_convert (seq, zi_t.u32, bits)));
-      vec_safe_push (in, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "m")),
-                                          unshare_expr (word)));
+      add_asm_operand (&out, "=m", word);
+      add_asm_operand (&out, "=&r", scratch);
+      add_asm_operand (&in, "r", gimple_convert (seq, zi_t.u32, bits));
+      add_asm_operand (&in, "m", unshare_expr (word));
       add_clobber (&clobbers, "cc");
       gasm *g = gimple_build_asm_vec (text, in, out, clobbers, NULL);
       gimple_asm_set_volatile (g, true);

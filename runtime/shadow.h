@@ -10,9 +10,9 @@
    generated code tests (zeroinst-abi.h).  One element of up to 16 bytes
    within a line is one OR into one word; an OR that changes nothing (the
    common case: states saturate) is not made, and one that does is
-   atomic once the process has a second thread, because threads marking
-   neighbouring bytes of one word would otherwise lose each other's bits
-   (generated code on x86-64 makes a plain OR before: zeroinst-abi.h).
+   atomic, because threads marking neighbouring bytes of one word would
+   otherwise lose each other's bits (generated code on x86-64 makes a
+   plain one while the process has one thread: zeroinst-abi.h).
 
    Marks only ever land inside live objects (the analysis clips elements
    to their object) and an object's states are cleared when it goes away,
