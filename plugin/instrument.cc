@@ -1175,7 +1175,7 @@ mark_half (gimple_seq *seq, tree chunk, tree addr, tree bits16, bool biased)
                                            build_int_cst (zi_t.u32, 8)),
                              build_int_cst (integer_type_node, 1));
   tree bits = gimple_build (seq, LSHIFT_EXPR, zi_t.u32, bits16, shift);
-  if (keep_registers_p ())
+  if (keep_registers_p ())      /* the x86-64 targets */
     {
       static const char text[] =
         "{movq __libc_single_threaded@GOTPCREL(%%rip), %1|mov %1, QWORD PTR __libc_single_threaded@GOTPCREL[rip]}\n\t"
