@@ -105,6 +105,23 @@ struct table {
 static struct table tiers[TIERS] = { { .shift = 6 }, { .shift = 8 }, { .shift = 12 }, { .shift = 16 } };
 _Static_assert (ZI_CHUNK_MAX == 1 << 16, "the last tier's chunk");
 
+/* Where a search for overlaps that found none ended, in the tier of the
+   block about to be added (zi_chunks_take_overlapping, then
+   zi_chunks_insert: every new block).  The walk of a chunk's probe run
+   stops at the first empty slot after its home, which is where put
+   would place the chunk's slot: the insert starts there instead of
+   walking the run again.  Valid while VERSION is the tables' (a delete
+   or a growth changes it; inserts only take empty slots, after which
+   the first empty one from the hint on is still the place).  */
+static unsigned long version;
+static struct
+{
+  const struct table *t;
+  uintptr_t c0, c1;
+  size_t end0, end1;
+  unsigned long version;
+} hint;
+
 /* The tier for a block of SIZE bytes, or NULL (larger than ZI_CHUNK_MAX).  */
 static struct table *
 tier_for (size_t size)
@@ -138,13 +155,20 @@ chunks_of (const struct table *t, uintptr_t base, size_t size, uintptr_t *c0, ui
   *c1 = (base + (size ? size - 1 : 0)) >> t->shift;
 }
 
+/* Put S into SLOTS at the first empty slot from I on (I: its chunk's
+   home, or a slot of its probe run up to which all are taken).  */
 static void
-put (const struct table *t, struct slot *slots, size_t mask, const struct slot *s)
+put_from (struct slot *slots, size_t mask, size_t i, const struct slot *s)
 {
-  size_t i = home (slot_chunk (t, s), mask);
   while (slots[i].o_which)
     i = (i + 1) & mask;
   slots[i] = *s;
+}
+
+static void
+put (const struct table *t, struct slot *slots, size_t mask, const struct slot *s)
+{
+  put_from (slots, mask, home (slot_chunk (t, s), mask), s);
 }
 
 /* Empty slot I of T, moving later slots of its run back into the hole
@@ -163,6 +187,7 @@ delete_slot (struct table *t, size_t i)
     }
   t->slots[i].o_which = 0;
   t->used--;
+  version++;
 }
 
 /* Remove the slot of block O for chunk C from T.  */
@@ -177,15 +202,17 @@ remove_slot (struct table *t, const struct zi_object *o, uintptr_t c)
       }
 }
 
-/* Remove block O (in T).  */
+/* Remove block O (in T), one of whose slots is slot I.  */
 static void
-unlink_block (struct table *t, const struct zi_object *o)
+unlink_block (struct table *t, const struct zi_object *o, size_t i)
 {
-  uintptr_t c0, c1;
+  uintptr_t c0, c1, c = slot_chunk (t, &t->slots[i]);
   chunks_of (t, o->base, o->size, &c0, &c1);
-  remove_slot (t, o, c0);
+  delete_slot (t, i);
+  /* The other slot, found from its home: deleting slot I may have moved
+     it back.  */
   if (c1 != c0)
-    remove_slot (t, o, c1);
+    remove_slot (t, o, c == c0 ? c1 : c0);
   t->blocks--;
 }
 
@@ -211,6 +238,7 @@ zi_chunks_insert (struct zi_object *o)
       free (t->slots);
       t->slots = slots;
       t->mask = n - 1;
+      version++;
     }
   if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> 48)
     return 0;                /* not a slab object (see slot_object) */
@@ -226,12 +254,13 @@ zi_chunks_insert (struct zi_object *o)
   struct slot s = { (uint64_t) o->base | (uint64_t) (o->size ? o->size - 1 : 0) << 48,
                     (uintptr_t) o | (o->size ? 0 : EMPTY_BLOCK) | touched
                     | (uintptr_t) (g ? g->chunk_id : 0) << ID_SHIFT };
-  put (t, t->slots, t->mask, &s);
+  int hinted = hint.t == t && hint.version == version && hint.c0 == c0 && hint.c1 == c1;
+  put_from (t->slots, t->mask, hinted ? hint.end0 : home (c0, t->mask), &s);
   t->used++;
   if (c1 != c0)
     {
       s.o_which |= SECOND;
-      put (t, t->slots, t->mask, &s);
+      put_from (t->slots, t->mask, hinted ? hint.end1 : home (c1, t->mask), &s);
       t->used++;
     }
   t->blocks++;
@@ -302,7 +331,7 @@ zi_chunks_take (uintptr_t base)
         if (slot_base (&t->slots[i]) == base && slot_which (&t->slots[i]) == 1)
           {
             struct zi_object *o = slot_object (&t->slots[i]);
-            unlink_block (t, o);
+            unlink_block (t, o, i);
             return o;
           }
     }
@@ -321,11 +350,14 @@ overlaps (const struct slot *s, uintptr_t base, uintptr_t end)
 /* Remove one block that overlaps [BASE, BASE+SIZE) and return it, or NULL
    if there is none.  Each tier's probe runs of the range's chunks are
    searched, or all its slots if the range has more chunks than the table
-   has slots.  */
+   has slots.  None: where the runs of the chunks of a block of SIZE at
+   BASE end in its own tier is the hint for its insert.  */
 struct zi_object *
 zi_chunks_take_overlapping (uintptr_t base, size_t size)
 {
   uintptr_t end = base + (size ? size : 1);
+  const struct table *own = tier_for (size);
+  hint.t = NULL;
   for (int k = 0; k < TIERS; k++)
     {
       struct table *t = &tiers[k];
@@ -336,12 +368,22 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
       if (last - first < t->mask)
         {
           for (uintptr_t c = first; c <= last && found == (size_t) -1; c++)
-            for (size_t i = home (c, t->mask); t->slots[i].o_which; i = (i + 1) & t->mask)
-              if (slot_chunk (t, &t->slots[i]) == c && overlaps (&t->slots[i], base, end))
+            {
+              size_t i = home (c, t->mask);
+              for (; t->slots[i].o_which; i = (i + 1) & t->mask)
+                if (slot_chunk (t, &t->slots[i]) == c && overlaps (&t->slots[i], base, end))
+                  {
+                    found = i;
+                    break;
+                  }
+              if (t == own)
                 {
-                  found = i;
-                  break;
+                  /* At most two chunks: the block fits its tier's.  */
+                  if (c == first)
+                    hint.end0 = i;
+                  hint.end1 = i;
                 }
+            }
         }
       else
         {
@@ -355,10 +397,17 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
       if (found != (size_t) -1)
         {
           struct zi_object *o = slot_object (&t->slots[found]);
-          unlink_block (t, o);
+          unlink_block (t, o, found);
           return o;
         }
+      if (t == own)
+        {
+          hint.t = t;
+          hint.c0 = first;
+          hint.c1 = last;
+        }
     }
+  hint.version = version;
   return NULL;
 }
 

@@ -4,7 +4,9 @@
    chunks) come and go in a fake address space, with lookups of random
    addresses (in blocks, in gaps, at their edges), removals by base and
    removals of whatever overlaps a random range (small, or wider than a
-   table; starting at a live block's base or at its last byte).  Lookups
+   table; starting at a live block's base or at its last byte), and
+   blocks added as the heap adds them (what they overlap removed first,
+   then the insert from where that search ended).  Lookups
    are zi_chunks_find's, whose range, object, group and loaded kinds
    come from the slot: blocks of groups with an id and of groups
    made after the ids ran out (the group read from the object), loaded
@@ -147,10 +149,38 @@ main (void)
       unsigned what = rnd () % 20;
       if (what < 9 && nlive < MAXLIVE)
         {
+          /* Half the blocks are added as the heap adds them: whatever
+             they overlap goes first (zi_chunks_take_overlapping, whose
+             search that finds nothing leaves the insert where its
+             chunks' probe runs end), often right after a live block (a
+             crowded chunk, or a stale neighbour to replace); the others
+             at a free place.  */
           size_t size = random_size ();
-          uintptr_t base = free_place (size);
+          int dropping = rnd () % 2;
+          uintptr_t base;
+          if (!dropping)
+            base = free_place (size);
+          else if (nlive && rnd () % 2)
+            {
+              const struct zi_object *n = live[rnd () % nlive];
+              base = n->base + (n->size ? n->size : 1) + rnd () % 3 * 8 - 8;
+            }
+          else
+            base = 0x10000000 + rnd () % (WINDOW);
           if (!base)
             continue;
+          struct zi_object *got;
+          while (dropping && (got = zi_chunks_take_overlapping (base, size)))
+            {
+              if (!ref_overlaps (got, base, base + (size ? size : 1)) && bad++ < 5)
+                printf ("step %d: %p does not overlap the new block\n", step, (void *) got);
+              ref_remove (got);
+              free (got);
+            }
+          for (int i = 0; dropping && i < nlive; i++)
+            if (ref_overlaps (live[i], base, base + (size ? size : 1)) && bad++ < 5)
+              printf ("step %d: block %#lx+%zu overlaps the new one and was left\n", step,
+                      (unsigned long) live[i]->base, live[i]->size);
           struct zi_object *o = calloc (1, sizeof *o);
           o->base = base;
           o->size = size;
