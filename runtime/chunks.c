@@ -236,8 +236,9 @@ zi_chunks_insert (struct zi_object *o)
         if (t->slots[i].o_which)
           put (t, slots, n - 1, &t->slots[i]);
       free (t->slots);
-      t->slots = slots;
-      t->mask = n - 1;
+      /* Atomic for zi_chunks_prefetch, which reads them without the lock.  */
+      __atomic_store_n (&t->slots, slots, __ATOMIC_RELAXED);
+      __atomic_store_n (&t->mask, n - 1, __ATOMIC_RELAXED);
       version++;
     }
   if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> 48)
@@ -265,6 +266,26 @@ zi_chunks_insert (struct zi_object *o)
     }
   t->blocks++;
   return 1;
+}
+
+void
+zi_chunks_prefetch (uintptr_t base, size_t size)
+{
+  const struct table *t = tier_for (size);
+  if (!t)
+    return;
+  /* The lock is not held: the table may grow meanwhile, and a slot
+     address made of one table's pointer and another's mask is a wasted
+     prefetch (which never faults), nothing more.  */
+  const struct slot *slots = __atomic_load_n (&t->slots, __ATOMIC_RELAXED);
+  size_t mask = __atomic_load_n (&t->mask, __ATOMIC_RELAXED);
+  if (!slots)
+    return;
+  uintptr_t c0, c1;
+  chunks_of (t, base, size, &c0, &c1);
+  __builtin_prefetch (&slots[home (c0, mask)], 1);
+  if (c1 != c0)
+    __builtin_prefetch (&slots[home (c1, mask)], 1);
 }
 
 /* The slot of the block holding ADDR, or NULL, and its word in *W (read

@@ -334,6 +334,7 @@ take (uintptr_t base)
 void
 zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
 {
+  zi_chunks_prefetch ((uintptr_t) p, size);
   /* Before the lock: may register the thread.  Groups are keyed by the
      canonical node: the thread's own node goes when the thread ends.  */
   const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));

@@ -633,6 +633,11 @@ struct zi_object *zi_heap_big_at (uintptr_t addr) ZI_HIDDEN;   /* not in the chu
 #define ZI_CHUNK_MAX 65536
 #define ZI_CHUNKS_FIT(base, size) ((size) <= ZI_CHUNK_MAX && !((uint64_t) (base) >> 48))
 int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;
+/* Start loading the slots a block of SIZE bytes at BASE will take (its
+   chunks' homes in its tier) ahead of the work before its insert: with
+   millions of blocks they are cache misses, then overlapped with that
+   work.  Any lock or none.  */
+void zi_chunks_prefetch (uintptr_t base, size_t size) ZI_HIDDEN;
 /* The block holding ADDR described in *B from its slot (1), or 0.  */
 int zi_chunks_find (uintptr_t addr, struct zi_block *b) ZI_HIDDEN;
 /* Note in B's slot that its object was loaded as KIND (read lock held).  */
