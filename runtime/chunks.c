@@ -19,7 +19,7 @@
    Memory: one or two 16-byte slots per block; blocks at or above 2^48
    (not made by Linux without a hint) go to heap.c's tree.  All calls hold the
    objects' write lock, except zi_chunks_find and zi_chunks_touch (read
-   lock).  */
+   lock) and zi_chunks_prefetch (none).  */
 #include <stdlib.h>
 #include "runtime.h"
 
@@ -108,7 +108,7 @@ _Static_assert (ZI_CHUNK_MAX == 1 << 16, "the last tier's chunk");
 /* Where a search for overlaps that found none ended, in the tier of the
    block about to be added (zi_chunks_take_overlapping, then
    zi_chunks_insert: every new block).  The walk of a chunk's probe run
-   stops at the first empty slot after its home, which is where put
+   stops at the first empty slot at or after its home, which is where put
    would place the chunk's slot: the insert starts there instead of
    walking the run again.  Valid while VERSION is the tables' (a delete
    or a growth changes it; inserts only take empty slots, after which
@@ -235,10 +235,12 @@ zi_chunks_insert (struct zi_object *o)
       for (size_t i = 0; t->slots && i <= t->mask; i++)
         if (t->slots[i].o_which)
           put (t, slots, n - 1, &t->slots[i]);
-      free (t->slots);
-      /* Atomic for zi_chunks_prefetch, which reads them without the lock.  */
+      /* Atomic for zi_chunks_prefetch, which reads them without the
+         lock; the old table freed after the new one is published.  */
+      struct slot *old = t->slots;
       __atomic_store_n (&t->slots, slots, __ATOMIC_RELAXED);
       __atomic_store_n (&t->mask, n - 1, __ATOMIC_RELAXED);
+      free (old);
       version++;
     }
   if (((uintptr_t) o & LOW_BITS) || (uintptr_t) o >> 48)
@@ -283,9 +285,12 @@ zi_chunks_prefetch (uintptr_t base, size_t size)
     return;
   uintptr_t c0, c1;
   chunks_of (t, base, size, &c0, &c1);
-  __builtin_prefetch (&slots[home (c0, mask)], 1);
+  /* Addresses as integers: with a stale pair they may lie outside any
+     table.  */
+  uintptr_t at = (uintptr_t) slots;
+  __builtin_prefetch ((const void *) (at + home (c0, mask) * sizeof *slots), 1);
   if (c1 != c0)
-    __builtin_prefetch (&slots[home (c1, mask)], 1);
+    __builtin_prefetch ((const void *) (at + home (c1, mask) * sizeof *slots), 1);
 }
 
 /* The slot of the block holding ADDR, or NULL, and its word in *W (read
@@ -378,7 +383,8 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
 {
   uintptr_t end = base + (size ? size : 1);
   const struct table *own = tier_for (size);
-  hint.t = NULL;
+  const struct table *hint_t = NULL;
+  size_t end0 = 0, end1 = 0;
   for (int k = 0; k < TIERS; k++)
     {
       struct table *t = &tiers[k];
@@ -401,8 +407,8 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
                 {
                   /* At most two chunks: the block fits its tier's.  */
                   if (c == first)
-                    hint.end0 = i;
-                  hint.end1 = i;
+                    end0 = i;
+                  end1 = i;
                 }
             }
         }
@@ -419,15 +425,17 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
         {
           struct zi_object *o = slot_object (&t->slots[found]);
           unlink_block (t, o, found);
+          hint.t = NULL;
           return o;
         }
       if (t == own)
-        {
-          hint.t = t;
-          hint.c0 = first;
-          hint.c1 = last;
-        }
+        hint_t = t;
     }
+  hint.t = hint_t;
+  hint.c0 = base >> (own ? own->shift : 0);
+  hint.c1 = (end - 1) >> (own ? own->shift : 0);
+  hint.end0 = end0;
+  hint.end1 = end1;
   hint.version = version;
   return NULL;
 }

@@ -629,7 +629,7 @@ void *zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), u
 struct zi_object *zi_heap_big_at (uintptr_t addr) ZI_HIDDEN;   /* not in the chunk tables */
 /* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes below 2^48
    (ZI_CHUNKS_FIT; write lock held, but zi_chunks_find and zi_chunks_touch:
-   read lock).  */
+   read lock, and zi_chunks_prefetch: none).  */
 #define ZI_CHUNK_MAX 65536
 #define ZI_CHUNKS_FIT(base, size) ((size) <= ZI_CHUNK_MAX && !((uint64_t) (base) >> 48))
 int zi_chunks_insert (struct zi_object *o) ZI_HIDDEN;

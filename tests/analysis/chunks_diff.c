@@ -1,6 +1,6 @@
 /* chunks_diff.c - the chunk tables of heap blocks (runtime/chunks.c)
    against a plain list, under random churn: blocks of 0 bytes to 64 KiB
-   (all three tiers, blocks on chunk boundaries, blocks spanning two
+   (all four tiers, blocks on chunk boundaries, blocks spanning two
    chunks) come and go in a fake address space, with lookups of random
    addresses (in blocks, in gaps, at their edges), removals by base and
    removals of whatever overlaps a random range (small, or wider than a
