@@ -114,6 +114,27 @@ visit (struct zi_object *o, void *arg)
   ++*(long *) arg;
 }
 
+/* Remove what overlaps [BASE, BASE+SIZE) through
+   zi_chunks_take_overlapping, one block at a time, checking each against
+   the list and that none is left; the misfits counted in *BAD.  */
+static void
+take_overlaps (int step, uintptr_t base, size_t size, long *bad)
+{
+  uintptr_t end = base + (size ? size : 1);
+  struct zi_object *got;
+  while ((got = zi_chunks_take_overlapping (base, size)))
+    {
+      if (!ref_overlaps (got, base, end) && (*bad)++ < 5)
+        printf ("step %d: %p does not overlap the range\n", step, (void *) got);
+      ref_remove (got);
+      free (got);
+    }
+  for (int i = 0; i < nlive; i++)
+    if (ref_overlaps (live[i], base, end) && (*bad)++ < 5)
+      printf ("step %d: block %#lx+%zu overlaps and was left\n", step,
+              (unsigned long) live[i]->base, live[i]->size);
+}
+
 int
 main (void)
 {
@@ -169,18 +190,8 @@ main (void)
             base = 0x10000000 + rnd () % (WINDOW);
           if (!base)
             continue;
-          struct zi_object *got;
-          while (dropping && (got = zi_chunks_take_overlapping (base, size)))
-            {
-              if (!ref_overlaps (got, base, base + (size ? size : 1)) && bad++ < 5)
-                printf ("step %d: %p does not overlap the new block\n", step, (void *) got);
-              ref_remove (got);
-              free (got);
-            }
-          for (int i = 0; dropping && i < nlive; i++)
-            if (ref_overlaps (live[i], base, base + (size ? size : 1)) && bad++ < 5)
-              printf ("step %d: block %#lx+%zu overlaps the new one and was left\n", step,
-                      (unsigned long) live[i]->base, live[i]->size);
+          if (dropping)
+            take_overlaps (step, base, size, &bad);
           struct zi_object *o = calloc (1, sizeof *o);
           o->base = base;
           o->size = size;
@@ -227,19 +238,7 @@ main (void)
             }
           /* now and then wider than the tables (a pass over all slots) */
           size_t size = rnd () % 4 ? rnd () % 600 : rnd () % 50 ? rnd () % 200000 : rnd () % WINDOW;
-          uintptr_t end = base + (size ? size : 1);
-          struct zi_object *got;
-          while ((got = zi_chunks_take_overlapping (base, size)))
-            {
-              if (!ref_overlaps (got, base, end) && bad++ < 5)
-                printf ("step %d: %p does not overlap the range\n", step, (void *) got);
-              ref_remove (got);
-              free (got);
-            }
-          for (int i = 0; i < nlive; i++)
-            if (ref_overlaps (live[i], base, end) && bad++ < 5)
-              printf ("step %d: block %#lx+%zu overlaps and was left\n", step,
-                      (unsigned long) live[i]->base, live[i]->size);
+          take_overlaps (step, base, size, &bad);
         }
       else
         {
