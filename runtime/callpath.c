@@ -11,7 +11,13 @@
    "..." between their own frames and the truncated activation's caller.
    Paths are trimmed above main (the C runtime's start-up frames) and above
    a thread's start routine (start_thread, clone).  A node's part of the
-   path is computed once and shared by all records under it.  */
+   path is computed once and shared by all records under it (node_path).
+
+   A report keeps each path once, in its path table (struct zi_paths):
+   every distinct frame once, every distinct path once as its innermost
+   frame and the path of its caller, so that a record holds one index and
+   equal paths have equal indices.  report.json writes the table as it is
+   ("frames" and "contexts", runtime/report_json.c).  */
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
@@ -34,89 +40,257 @@ append (struct zi_frames *dst, const struct zi_frame *f, size_t n)
 {
   if (!n)
     return;
-  dst->f = realloc (dst->f, (dst->n + n) * sizeof *dst->f);
-  if (!dst->f)
-    abort ();
+  if (dst->n + n > dst->cap)
+    {
+      dst->cap = dst->n + n > 2 * dst->cap ? dst->n + n : 2 * dst->cap;
+      dst->f = realloc (dst->f, dst->cap * sizeof *dst->f);
+      if (!dst->f)
+        abort ();
+    }
   memcpy (dst->f + dst->n, f, n * sizeof *f);
   dst->n += n;
 }
 
-/* Frames contributed by NODE and its ancestors (memoized in the node).  */
-static const struct zi_frames *
-node_frames (const struct zi_node *cnode)
+/* Frame of a table slot: frames are compared by content (frames of one
+   return address share their strings, other equal frames may not).  */
+static uint64_t
+frame_hash (const struct zi_frame *fr)
 {
-  struct zi_node *node = (struct zi_node *) cnode;
-  if (node->frames)
-    return node->frames;
-  struct zi_frames *fr = calloc (1, sizeof *fr);
-  if (!fr)
-    abort ();
-  int is_main_node = node->pub.fn && !(node->flags & ZI_NODE_FOREIGN)
-                     && !strcmp (node->fn_name, "main");
-  if (node->pub.ra && !is_main_node)
-    {
-      size_t n;
-      /* The caller's frame(s): with lines when the caller is instrumented,
-         named only when it is uninstrumented code.  */
-      const struct zi_node *p = node->parent;
-      int instrumented_caller = p && p->pub.fn && !(p->flags & ZI_NODE_FOREIGN);
-      const struct zi_frame *f = zi_symbolize (node->pub.ra, instrumented_caller, &n);
-      append (fr, f, n);
-      /* The outermost of them is the caller itself: name it from its own
-         descriptor when it is instrumented.  */
-      if (instrumented_caller)
-        {
-          unsigned omp = 0;
-          fr->f[fr->n - 1].function = zi_clean_name (p->fn_name, &omp);
-          fr->f[fr->n - 1].omp_region = (p->fn_flags & ZI_FN_OMP_REGION) != 0;
-          if (!*fr->f[fr->n - 1].file)
-            fr->f[fr->n - 1].file = p->fn_file;
-        }
-    }
-  /* Nothing above main is reported: do not symbolize the C runtime's
-     start-up frames (that would load libc's debug information).  */
-  if (node->parent && !is_main_node)
-    {
-      const struct zi_frames *up = node_frames (node->parent);
-      append (fr, up->f, up->n);
-    }
-  node->frames = fr;
-  return fr;
+  uint64_t h = 1469598103934665603ull;
+  for (const char *s = fr->function; *s; s++)
+    h = (h ^ (unsigned char) *s) * 1099511628211ull;
+  h = (h ^ 0xff) * 1099511628211ull;
+  for (const char *s = fr->file; *s; s++)
+    h = (h ^ (unsigned char) *s) * 1099511628211ull;
+  h ^= ((uint64_t) fr->line << 2 | fr->inlined << 1 | fr->omp_region) * 0x9e3779b97f4a7c15ull;
+  return h ^ h >> 29;
 }
 
-/* Keep main and below; drop thread start-up frames.  */
-static void
-trim (struct zi_frames *out)
+static int
+frame_same (const struct zi_frame *a, const struct zi_frame *b)
 {
-  for (size_t i = 0; i < out->n; i++)
-    if (!strcmp (out->f[i].function, "main") && !out->f[i].inlined)
+  return a->line == b->line && a->inlined == b->inlined && a->omp_region == b->omp_region
+         && (a->function == b->function || !strcmp (a->function, b->function))
+         && (a->file == b->file || !strcmp (a->file, b->file));
+}
+
+static uint64_t
+ctx_hash (uint32_t frame, int32_t parent)
+{
+  uint64_t h = ((uint64_t) frame << 32 | (uint32_t) parent) * 0x9e3779b97f4a7c15ull;
+  return h ^ h >> 31;
+}
+
+/* Grow the array *A of *CAP elements of SIZE bytes to hold N + 1, and its
+   hash set *SET (mask *MASK) to stay at most half full.  Returns 0 when
+   nothing changed, 1 when the set is new (empty), -1 when out of
+   memory.  */
+static int
+reserve (void **a, size_t *cap, size_t size, size_t n, uint32_t **set, size_t *mask)
+{
+  if (n < *cap)
+    return 0;
+  size_t ncap = *cap ? *cap * 2 : 1024;
+  void *na = realloc (*a, ncap * size);
+  uint32_t *nset = calloc (ncap * 2, sizeof *nset);
+  if (!na || !nset)
+    {
+      if (na)
+        *a = na;
+      free (nset);
+      return -1;
+    }
+  *a = na;
+  *cap = ncap;
+  free (*set);
+  *set = nset;
+  *mask = ncap * 2 - 1;
+  return 1;         /* the caller re-inserts its elements into the new set */
+}
+
+static uint32_t
+frame_index (struct zi_paths *t, const struct zi_frame *fr)
+{
+  uint64_t h = frame_hash (fr);
+  for (size_t i = h & t->frame_mask; t->frame_set && t->frame_set[i]; i = (i + 1) & t->frame_mask)
+    if (frame_same (&t->frames[t->frame_set[i] - 1], fr))
+      return t->frame_set[i] - 1;
+  int r = reserve ((void **) &t->frames, &t->frames_cap, sizeof *t->frames, t->nframes,
+                   &t->frame_set, &t->frame_mask);
+  if (r < 0)
+    abort ();
+  t->frames[t->nframes++] = *fr;
+  for (size_t k = r ? 0 : t->nframes - 1; k < t->nframes; k++)
+    {
+      size_t i = frame_hash (&t->frames[k]) & t->frame_mask;
+      while (t->frame_set[i])
+        i = (i + 1) & t->frame_mask;
+      t->frame_set[i] = (uint32_t) k + 1;
+    }
+  return (uint32_t) t->nframes - 1;
+}
+
+static int32_t
+ctx_index (struct zi_paths *t, uint32_t frame, int32_t parent)
+{
+  uint64_t h = ctx_hash (frame, parent);
+  for (size_t i = h & t->ctx_mask; t->ctx_set && t->ctx_set[i]; i = (i + 1) & t->ctx_mask)
+    {
+      uint32_t k = t->ctx_set[i] - 1;
+      if (t->ctx[k].frame == frame && t->ctx[k].parent == parent)
+        return (int32_t) k;
+    }
+  int r = reserve ((void **) &t->ctx, &t->ctx_cap, sizeof *t->ctx, t->nctx, &t->ctx_set,
+                   &t->ctx_mask);
+  if (r < 0)
+    abort ();
+  t->ctx[t->nctx].frame = frame;
+  t->ctx[t->nctx].parent = parent;
+  t->nctx++;
+  for (size_t k = r ? 0 : t->nctx - 1; k < t->nctx; k++)
+    {
+      size_t i = ctx_hash (t->ctx[k].frame, t->ctx[k].parent) & t->ctx_mask;
+      while (t->ctx_set[i])
+        i = (i + 1) & t->ctx_mask;
+      t->ctx_set[i] = (uint32_t) k + 1;
+    }
+  return (int32_t) t->nctx - 1;
+}
+
+/* F[0..N) (innermost first) added on top of the path UP.  */
+static int32_t
+add_frames (struct zi_paths *t, const struct zi_frame *f, size_t n, int32_t up)
+{
+  int32_t c = up;
+  for (size_t i = n; i-- > 0;)
+    c = ctx_index (t, frame_index (t, &f[i]), c);
+  return c;
+}
+
+/* Paths end at main's own frame (not one inlined into another).  */
+static int
+is_main_frame (const struct zi_frame *f)
+{
+  return !f->inlined && !strcmp (f->function, "main");
+}
+
+/* Cut F[0..*N) after its first main frame; returns whether there was one.  */
+static int
+cut_at_main (const struct zi_frame *f, size_t *n)
+{
+  for (size_t i = 0; i < *n; i++)
+    if (is_main_frame (&f[i]))
       {
-        out->n = i + 1;
-        break;
+        *n = i + 1;
+        return 1;
       }
-  /* Outermost frames that are thread start-up, or that have no name (the
-     C library's local symbols without its debug information, as for
-     start_thread on most machines), are not part of the program's path.  */
-  while (out->n > 1 && (is_startup_frame (out->f[out->n - 1].function)
-                        || !strcmp (out->f[out->n - 1].function, "??")))
-    out->n--;
+  return 0;
+}
+
+/* Drop the outermost frames of F[0..*N) that are thread start-up, or that
+   have no name (the C library's local symbols without its debug
+   information, as for start_thread on most machines): they are not part
+   of the program's path.  At least KEEP frames stay.  */
+static void
+strip_startup (const struct zi_frame *f, size_t *n, size_t keep)
+{
+  while (*n > keep && (is_startup_frame (f[*n - 1].function) || !strcmp (f[*n - 1].function, "??")))
+    --*n;
+}
+
+static int
+is_main_node (const struct zi_node *node)
+{
+  return node->pub.fn && !(node->flags & ZI_NODE_FOREIGN) && !strcmp (node->fn_name, "main");
+}
+
+/* Append NODE's own frames to OUT: those of its caller at its return
+   address, with lines when the caller is instrumented, named only when it
+   is uninstrumented code.  main's node has none: nothing above main is
+   reported, so the C runtime's start-up frames are not symbolized (that
+   would load libc's debug information).  */
+static void
+own_frames (const struct zi_node *node, struct zi_frames *out)
+{
+  if (!node->pub.ra || is_main_node (node))
+    return;
+  size_t n, first = out->n;
+  const struct zi_node *p = node->parent;
+  int instrumented_caller = p && p->pub.fn && !(p->flags & ZI_NODE_FOREIGN);
+  const struct zi_frame *f = zi_symbolize (node->pub.ra, instrumented_caller, &n);
+  append (out, f, n);
+  /* The outermost of them is the caller itself: name it from its own
+     descriptor when it is instrumented.  */
+  if (instrumented_caller && out->n > first)
+    {
+      struct zi_frame *caller = &out->f[out->n - 1];
+      unsigned omp = 0;
+      caller->function = zi_clean_name (p->fn_name, &omp);
+      caller->omp_region = (p->fn_flags & ZI_FN_OMP_REGION) != 0;
+      if (!*caller->file)
+        caller->file = p->fn_file;
+    }
+}
+
+/* The part of a path that NODE and its ancestors contribute: the own
+   frames of NODE, of its parent, ... up to main's node, cut after main's
+   frame, with start-up frames stripped from the outer end down to none
+   (-1).  Memoized per node: records under one node share it, and a
+   node's part is its own frames on top of its parent's, or, when the
+   parent's part is empty or the own frames reach main, its own frames
+   alone, stripped.  */
+static int32_t
+node_path (struct zi_paths *t, const struct zi_node *node)
+{
+  int32_t path = *zi_ptrmap_at (&t->node_paths, node);
+  if (path != ZI_PTRMAP_NEW)
+    return path;
+  int32_t up = node->parent && !is_main_node (node) ? node_path (t, node->parent) : -1;
+  struct zi_frames *own = &t->scratch;       /* after the recursion, which uses it too */
+  own->n = 0;
+  own_frames (node, own);
+  if (cut_at_main (own->f, &own->n))
+    up = -1;
+  if (up < 0)
+    strip_startup (own->f, &own->n, 0);
+  path = add_frames (t, own->f, own->n, up);
+  *zi_ptrmap_at (&t->node_paths, node) = path;
+  return path;
 }
 
 /* The path of an allocation node (contexts.c, zi_alloc_node): the
    allocator's caller first.  */
-void
-zi_node_path (const struct zi_node *node, struct zi_frames *out)
+int32_t
+zi_node_path (struct zi_paths *t, const struct zi_node *node)
 {
-  memset (out, 0, sizeof *out);
-  const struct zi_frames *up = node_frames (node);
-  append (out, up->f, up->n);
-  trim (out);
+  int32_t path = node_path (t, node);
+  if (path >= 0)
+    return path;
+  /* Nothing but start-up frames (if anything): the path keeps its
+     innermost frame, as every path does.  Rare; built whole.  */
+  struct zi_frames *all = &t->scratch;
+  all->n = 0;
+  for (const struct zi_node *n = node; n; n = n->parent)
+    {
+      own_frames (n, all);
+      if (is_main_node (n))
+        break;
+    }
+  cut_at_main (all->f, &all->n);
+  strip_startup (all->f, &all->n, 1);
+  return add_frames (t, all->f, all->n, -1);
 }
 
-void
-zi_record_path (const struct zi_site_info *site, const struct zi_node *node, struct zi_frames *out)
+/* The path of a record of SITE under NODE (NULL: none): the site's frames,
+   "..." below a truncated activation, then NODE's part (node_path).  The
+   path is cut after the first main frame and start-up frames are
+   stripped from its outer end, down to one frame.  */
+int32_t
+zi_record_path (struct zi_paths *t, const struct zi_site_info *site, const struct zi_node *node)
 {
-  memset (out, 0, sizeof *out);
+  int32_t up = node ? node_path (t, node) : -1;
+  struct zi_frames *out = &t->scratch;
+  out->n = 0;
   append (out, site->frames.f, site->frames.n);
   /* A load below a truncated activation: say that frames are missing.  */
   if (node && (node->flags & ZI_NODE_TRUNCATED) && node->pub.fn
@@ -125,12 +299,11 @@ zi_record_path (const struct zi_site_info *site, const struct zi_node *node, str
       static const struct zi_frame elided = { "...", "", 0, 0, 0 };
       append (out, &elided, 1);
     }
-  if (node)
-    {
-      const struct zi_frames *up = node_frames (node);
-      append (out, up->f, up->n);
-    }
-  trim (out);
+  if (cut_at_main (out->f, &out->n))
+    up = -1;
+  if (up < 0)
+    strip_startup (out->f, &out->n, 1);
+  return add_frames (t, out->f, out->n, up);
 }
 
 static int
@@ -145,24 +318,38 @@ frame_cmp (const struct zi_frame *a, const struct zi_frame *b)
     r = a->line < b->line ? -1 : 1;
   if (!r)
     r = (int) a->inlined - (int) b->inlined;
+  if (!r)
+    r = (int) a->omp_region - (int) b->omp_region;
   return r;
 }
 
-/* Order of paths (for sorting records before merging).  */
+/* Order of paths A and B of T (for sorting records): frame by frame from
+   the innermost, a path before its extensions.  0 only for the same
+   path, as equal paths have one index.  */
 int
-zi_frames_cmp (const struct zi_frames *a, const struct zi_frames *b)
+zi_paths_cmp (const struct zi_paths *t, int32_t a, int32_t b)
 {
-  for (size_t i = 0; i < a->n && i < b->n; i++)
+  while (a != b)
     {
-      int r = frame_cmp (&a->f[i], &b->f[i]);
+      if (a < 0 || b < 0)
+        return a < 0 ? -1 : 1;
+      int r = frame_cmp (&t->frames[t->ctx[a].frame], &t->frames[t->ctx[b].frame]);
       if (r)
         return r;
+      a = t->ctx[a].parent;
+      b = t->ctx[b].parent;
     }
-  return a->n == b->n ? 0 : a->n < b->n ? -1 : 1;
+  return 0;
 }
 
-int
-zi_frames_equal (const struct zi_frames *a, const struct zi_frames *b)
+void
+zi_paths_free (struct zi_paths *t)
 {
-  return zi_frames_cmp (a, b) == 0;
+  free (t->frames);
+  free (t->frame_set);
+  free (t->ctx);
+  free (t->ctx_set);
+  free (t->scratch.f);
+  zi_ptrmap_free (&t->node_paths);
+  memset (t, 0, sizeof *t);
 }

@@ -1049,8 +1049,6 @@ zi_contexts_thread_ended (struct zi_thread *t)
           continue;
         }
       free_own (n);
-      if (n->frames)
-        free (n->frames->f), free (n->frames);
       free (n);
     }
   free (cct->nodes);

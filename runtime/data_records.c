@@ -137,6 +137,10 @@ display_name (const struct zi_group *g)
   return name;
 }
 
+/* The path table by_redundancy reads (qsort has no argument for it; the
+   report is built under zi_lock).  */
+static const struct zi_paths *sort_paths;
+
 static int
 by_kind_and_path (const void *a, const void *b)
 {
@@ -147,7 +151,7 @@ by_kind_and_path (const void *a, const void *b)
     return x->kind < y->kind ? -1 : 1;
   if (x->cls == ZI_CLASS_STATIC)
     return x < y ? -1 : x > y;      /* statics are never merged */
-  return zi_frames_cmp (&x->path, &y->path);
+  return x->path < y->path ? -1 : x->path > y->path;
 }
 
 static int
@@ -164,7 +168,7 @@ by_redundancy (const void *a, const void *b)
     return x->cls < y->cls ? -1 : 1;
   if (x->cls == ZI_CLASS_STATIC)
     return strcmp (x->name, y->name);
-  return zi_frames_cmp (&x->path, &y->path);
+  return zi_paths_cmp (sort_paths, x->path, y->path);
 }
 
 /* Merge heap records with the same kind and path (several threads).  */
@@ -198,7 +202,6 @@ merge (struct build *b)
           else if (has_states (r))
             fold_record (own_map (prev), r);
           zi_map_release (r->map.bits, r->map.granules << r->map.shift, r->map.shift);
-          free (r->path.f);
           continue;
         }
       b->recs[out++] = *r;
@@ -257,10 +260,11 @@ zi_data_records (struct zi_report *rep)
       else
         {
           r->allocator = r->group->allocator;
-          zi_node_path (r->group->alloc_node, &r->path);
+          r->path = zi_node_path (&rep->paths, r->group->alloc_node);
         }
     }
   merge (&b);
+  sort_paths = &rep->paths;
   qsort (b.recs, b.n, sizeof *b.recs, by_redundancy);
   rep->data = b.recs;
   rep->ndata = b.n;
@@ -272,7 +276,6 @@ zi_data_records_free (struct zi_report *rep)
   for (size_t i = 0; i < rep->ndata; i++)
     {
       struct zi_data_record *r = &rep->data[i];
-      free (r->path.f);
       zi_map_release (r->map.bits, r->map.granules << r->map.shift, r->map.shift);
     }
   free (rep->data);

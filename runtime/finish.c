@@ -35,6 +35,10 @@ arch_name (void)
   return "unknown";
 }
 
+/* The path table the comparisons below read (qsort has no argument for
+   it; the report is built under zi_lock).  */
+static const struct zi_paths *sort_paths;
+
 static int
 by_redundancy (const void *a, const void *b)
 {
@@ -49,7 +53,7 @@ by_redundancy (const void *a, const void *b)
   if (x->site->column != y->site->column)
     return x->site->column < y->site->column ? -1 : 1;
   r = strcmp (x->site->expr, y->site->expr);
-  return r ? r : zi_frames_cmp (&x->path, &y->path);
+  return r ? r : zi_paths_cmp (sort_paths, x->path, y->path);
 }
 
 /* Records with the same site and the same path are one record.  */
@@ -59,7 +63,7 @@ by_site_and_path (const void *a, const void *b)
   const struct zi_record *x = a, *y = b;
   if (x->site != y->site)
     return x->site < y->site ? -1 : 1;
-  return zi_frames_cmp (&x->path, &y->path);
+  return x->path < y->path ? -1 : x->path > y->path;
 }
 
 /* Append the cells of TAB to R's records (paths resolved).  */
@@ -80,7 +84,8 @@ add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab)
         }
       struct zi_record *rec = &r->records[r->nrecords++];
       rec->site = zi_site_get (cell->slot);
-      zi_record_path (rec->site, zi_ctx_is_node (cell->ctx) ? cell->ctx : NULL, &rec->path);
+      rec->path = zi_record_path (&r->paths, rec->site,
+                                  zi_ctx_is_node (cell->ctx) ? cell->ctx : NULL);
       rec->c = cell->c;
       rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
     }
@@ -104,7 +109,6 @@ merge_records (struct zi_report *r)
           d->zero_elements += rec->c.zero_elements;
           d->or_lo |= rec->c.or_lo;
           d->or_hi |= rec->c.or_hi;
-          free (rec->path.f);
           continue;
         }
       r->records[out++] = *rec;
@@ -119,6 +123,7 @@ merge_records (struct zi_report *r)
       k->redundant_bytes += rec->c.redundant_bytes;
       k->zero_elements += rec->c.zero_elements;
     }
+  sort_paths = &r->paths;
   qsort (r->records, r->nrecords, sizeof *r->records, by_redundancy);
 }
 
@@ -329,8 +334,7 @@ zi_finish (const char *why)
       else if (zi_config.verbose)
         zi_warn ("report written to %s", zi_output_dir ());
     }
-  for (size_t i = 0; i < r.nrecords; i++)
-    free (r.records[i].path.f);
+  zi_paths_free (&r.paths);
   free (r.records);
   free (r.threads);
   zi_data_records_free (&r);

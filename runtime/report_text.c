@@ -43,13 +43,14 @@ section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char *titl
                (unsigned long long) zi_counters_loads (s, &rec->c), s->file, s->line, s->column,
                s->function, *s->expr ? ": " : "", s->expr);
       /* The call path, leaf first, as the predecessors print it.  */
-      for (size_t i = 1; i < rec->path.n; i++)
+      const struct zi_paths *p = &r->paths;
+      for (int32_t c = rec->path; c >= 0 && p->ctx[c].parent >= 0; c = p->ctx[c].parent)
         {
-          const struct zi_frame *fr = &rec->path.f[i];
+          const struct zi_frame *fr = &p->frames[p->ctx[p->ctx[c].parent].frame];
           fprintf (f, "       <- %s%s%s (%s:%u)\n", fr->function,
                    fr->omp_region ? " [parallel region]" : "",
-                   rec->path.f[i - 1].inlined ? " [inlined]" : "", *fr->file ? fr->file : "??",
-                   fr->line);
+                   p->frames[p->ctx[c].frame].inlined ? " [inlined]" : "",
+                   *fr->file ? fr->file : "??", fr->line);
         }
     }
   if (!shown)
@@ -95,10 +96,11 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
           fprintf (f, "     heap, %llu allocation%s by %s, %llu bytes in all\n",
                    (unsigned long long) d->allocations, d->allocations == 1 ? "" : "s",
                    d->allocator, (unsigned long long) d->size);
-          for (size_t j = 0; j < d->path.n; j++)
+          const struct zi_paths *p = &r->paths;
+          for (int32_t c = d->path; c >= 0; c = p->ctx[c].parent)
             {
-              const struct zi_frame *fr = &d->path.f[j];
-              fprintf (f, "       %s %s%s (%s:%u)\n", j ? "<-" : "at", fr->function,
+              const struct zi_frame *fr = &p->frames[p->ctx[c].frame];
+              fprintf (f, "       %s %s%s (%s:%u)\n", c == d->path ? "at" : "<-", fr->function,
                        fr->inlined ? " [inlined]" : "", *fr->file ? fr->file : "??", fr->line);
             }
         }

@@ -65,6 +65,17 @@ struct zi_counters *zi_table_get (struct zi_table *t, int32_t slot, const void *
 void zi_table_add (struct zi_table *dst, const struct zi_table *src,
                    const void *(*map) (const void *)) ZI_HIDDEN;
 void zi_table_free (struct zi_table *t) ZI_HIDDEN;
+/* table.c: a map from pointers to indices (report-time numbering of nodes
+   and sites): *zi_ptrmap_at is the index of KEY, or ZI_PTRMAP_NEW when it
+   has none yet (then set it).  */
+#define ZI_PTRMAP_NEW INT32_MIN
+struct zi_ptrmap {
+  const void **keys;
+  int32_t *vals;
+  size_t mask, count;
+};
+int32_t *zi_ptrmap_at (struct zi_ptrmap *m, const void *key) ZI_HIDDEN;
+void zi_ptrmap_free (struct zi_ptrmap *m) ZI_HIDDEN;
 
 /* contexts.c: calling-context tree nodes, per thread and freed when it
    ends, and the shared canonical tree that ended threads' counters and
@@ -86,7 +97,6 @@ struct zi_node {
   /* Copies from pub.fn, which may be unloaded (dlclose) before the report. */
   const char *fn_name, *fn_file;
   uint32_t fn_flags;
-  struct zi_frames *frames;  /* report-time cache of the path (callpath.c) */
   struct zi_node *canon;     /* its node in the canonical tree, once asked for */
   struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
   struct zi_node *alias_of;  /* ZI_NODE_ALIAS: the activation it stands for (same thread) */
@@ -138,16 +148,33 @@ const char *zi_clean_name (const char *name, unsigned *omp_region) ZI_HIDDEN;
 /* Is SYMBOL (at ADDR) a Fortran common block (from DWARF)?  */
 int zi_is_common_block (uintptr_t addr, const char *symbol) ZI_HIDDEN;
 
-/* callpath.c: the full path of a record.  */
+/* callpath.c: the full path of a record, kept in the report's path table:
+   every distinct frame once, every distinct path once as its innermost
+   frame and the index of its caller's path (-1: none).  A path is an
+   index into ctx, -1 for the empty path; equal paths have one index.  */
 struct zi_frames {
   size_t n;
   struct zi_frame *f;        /* innermost first */
+  size_t cap;                /* callpath.c's scratch paths: room in f */
 };
-void zi_record_path (const struct zi_site_info *site, const struct zi_node *node,
-                     struct zi_frames *out) ZI_HIDDEN;
-void zi_node_path (const struct zi_node *node, struct zi_frames *out) ZI_HIDDEN;
-int zi_frames_equal (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
-int zi_frames_cmp (const struct zi_frames *a, const struct zi_frames *b) ZI_HIDDEN;
+struct zi_paths {
+  struct zi_frame *frames;
+  size_t nframes, frames_cap;
+  struct zi_path_node {
+    uint32_t frame;          /* index into frames */
+    int32_t parent;          /* the caller's path, always an earlier index, or -1 */
+  } *ctx;
+  size_t nctx, ctx_cap;
+  uint32_t *frame_set, *ctx_set;   /* hash sets of index + 1 */
+  size_t frame_mask, ctx_mask;
+  struct zi_frames scratch;        /* the path being added */
+  struct zi_ptrmap node_paths;     /* node -> its part of paths (callpath.c) */
+};
+int32_t zi_record_path (struct zi_paths *t, const struct zi_site_info *site,
+                        const struct zi_node *node) ZI_HIDDEN;
+int32_t zi_node_path (struct zi_paths *t, const struct zi_node *node) ZI_HIDDEN;
+int zi_paths_cmp (const struct zi_paths *t, int32_t a, int32_t b) ZI_HIDDEN;
+void zi_paths_free (struct zi_paths *t) ZI_HIDDEN;
 
 /* Totals of one kind.  */
 struct zi_totals {
@@ -681,7 +708,7 @@ void zi_dslots_stale (void) ZI_HIDDEN;
 /* finish.c: the merged view the writers read.  */
 struct zi_record {
   const struct zi_site_info *site;
-  struct zi_frames path;             /* full call path, innermost first */
+  int32_t path;                      /* full call path: index into the report's paths */
   struct zi_counters c;
 };
 struct zi_data_record {
@@ -690,7 +717,7 @@ struct zi_data_record {
   const struct zi_group *group;
   const char *name, *module;         /* static */
   const char *allocator;             /* heap */
-  struct zi_frames path;             /* heap: allocation path, innermost first */
+  int32_t path;                      /* heap: allocation path (the report's paths) */
   uint64_t allocations, size, never_loaded, always_zero;
   struct zi_totals c;
   struct zi_map map;                 /* OR of the objects' maps */
@@ -720,6 +747,7 @@ struct zi_report {
   struct zi_data_record *data;       /* data mode: sorted by redundant bytes */
   size_t ndata;
   struct zi_totals data_totals[ZI_NCLASSES][ZI_DATA_KINDS];
+  struct zi_paths paths;             /* every record's path */
 };
 void zi_data_records (struct zi_report *r) ZI_HIDDEN;         /* data_records.c */
 void zi_data_records_free (struct zi_report *r) ZI_HIDDEN;

@@ -1,7 +1,8 @@
 /* table.c - counters per (site slot, calling context), in an
    open-addressing hash table: a thread's records, filled from its
    calling-context slots (zi_contexts_fold) and by the elements the runtime
-   counts one at a time (__zeroinst_count).  */
+   counts one at a time (__zeroinst_count).  And a map from pointers to
+   indices, for numbering nodes and sites when a report is written.  */
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
@@ -73,4 +74,54 @@ zi_table_free (struct zi_table *t)
 {
   free (t->cells);
   memset (t, 0, sizeof *t);
+}
+
+static size_t
+ptr_hash (const void *key)
+{
+  uint64_t h = (uint64_t) (uintptr_t) key * 0x9e3779b97f4a7c15ull;
+  return (size_t) (h ^ (h >> 29));
+}
+
+int32_t *
+zi_ptrmap_at (struct zi_ptrmap *m, const void *key)
+{
+  if (2 * (m->count + 1) > (m->keys ? m->mask + 1 : 0))
+    {
+      size_t n = m->keys ? 2 * (m->mask + 1) : 1024;
+      const void **keys = calloc (n, sizeof *keys);
+      int32_t *vals = calloc (n, sizeof *vals);
+      if (!keys || !vals)
+        abort ();
+      for (size_t i = 0; m->keys && i <= m->mask; i++)
+        if (m->keys[i])
+          {
+            size_t j = ptr_hash (m->keys[i]) & (n - 1);
+            while (keys[j])
+              j = (j + 1) & (n - 1);
+            keys[j] = m->keys[i];
+            vals[j] = m->vals[i];
+          }
+      free (m->keys);
+      free (m->vals);
+      m->keys = keys;
+      m->vals = vals;
+      m->mask = n - 1;
+    }
+  size_t i = ptr_hash (key) & m->mask;
+  for (; m->keys[i]; i = (i + 1) & m->mask)
+    if (m->keys[i] == key)
+      return &m->vals[i];
+  m->keys[i] = key;
+  m->vals[i] = ZI_PTRMAP_NEW;
+  m->count++;
+  return &m->vals[i];
+}
+
+void
+zi_ptrmap_free (struct zi_ptrmap *m)
+{
+  free (m->keys);
+  free (m->vals);
+  memset (m, 0, sizeof *m);
 }

@@ -5,6 +5,7 @@
    and summary.txt).  This tool reads those directories:
 
      zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]
+     zeroinst export DIR|FILE --format json-v1 [-o FILE]
      zeroinst help [COMMAND]
      zeroinst --help | --version
 
@@ -29,6 +30,8 @@ static int help_run (int argc, char **argv);
 /* The subcommands, in the order `zeroinst --help` lists them.  */
 static const struct command commands[] = {
   { "show", "print a report: totals, top load sites, data objects, threads", show_help, show_run },
+  { "export", "write a report in another format (json-v1: call paths in full)", export_help,
+    export_run },
   { "help", "explain a command, or everything", help_help, help_run },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -61,6 +64,30 @@ tool_usage_error (const char *command, const char *fmt, ...)
     fputs (" (see 'zeroinst --help')\n", stderr);
   va_end (ap);
   return EXIT_USAGE;
+}
+
+/* If argv[*I] is the option NAME of COMMAND ("--top 5" or "--top=5"), set
+   *VALUE, step *I past it and return 1; return 0 if it is another
+   argument, and EXIT_USAGE (after a message) if the value is missing.  */
+int
+tool_option_value (const char *command, int argc, char **argv, int *i, const char *name,
+                   const char **value)
+{
+  const char *arg = argv[*i];
+  size_t len = strlen (name);
+  if (strncmp (arg, name, len) != 0)
+    return 0;
+  if (arg[len] == '=')
+    {
+      *value = arg + len + 1;
+      return 1;
+    }
+  if (arg[len] != '\0')
+    return 0;
+  if (*i + 1 >= argc)
+    return tool_usage_error (command, "option '%s' needs a value", name);
+  *value = argv[++*i];
+  return 1;
 }
 
 /* The definitions of the metrics, shared by `zeroinst --help` and the

@@ -2,12 +2,24 @@
 
    report_load accepts a report directory (reads DIR/report.json) or the
    file itself, parses it with jansson and checks it against SPEC §6 before
-   any subcommand looks at it: the "format" must be "zeroinst-report-1",
-   every required key must be there with the right JSON type, and counts
+   any subcommand looks at it: the "format" must be "zeroinst-report-1" or
+   "zeroinst-report-2", every required key must be there with the right JSON type, and counts
    must be non-negative integers.  Keys the SPEC does not require (the
    runtime's "other", "elem_type", "lanes", "sampling", a frame's "inlined",
    ...) are checked when present and otherwise read as 0 / "" / absent.
    Unknown keys are ignored, so newer runtimes can add keys.
+
+   Format 2 (runtime/report_json.c) stores each load site once, in the
+   table "sites", and each calling context once, in the tables "frames" and
+   "contexts"; records name theirs by index ("site"; "context",
+   "alloc_context").  expand_contexts checks the tables and turns such a
+   report into format 1 in memory: every record gets its site's keys and
+   the "call_path" / "alloc_path" of its context (one JSON array per
+   context, shared by reference between the records under it), the
+   indices and the tables are dropped and "format" becomes
+   "zeroinst-report-1".  So the
+   subcommands read one format, and `zeroinst export --format json-v1`
+   writes what it got.
 
    Every problem is one line on stderr naming the file and the JSON path of
    the offending value (e.g. "code[3].site.line"); the caller exits 1.  */
@@ -18,6 +30,7 @@
 #include "tool.h"
 
 #define REPORT_FORMAT "zeroinst-report-1"
+#define REPORT_FORMAT_2 "zeroinst-report-2"
 
 /* What a checked value must be.  */
 enum value_type
@@ -139,9 +152,22 @@ static const struct field root_fields[] = {
 
 /* Report a problem with the value at WHERE (a JSON path, "" for the top
    level) in FILE; KEY, if not NULL, is appended to WHERE.  Returns -1.  */
+/* Set while check_array checks an element without its path: a failure is
+   then only returned, and the element checked again with its path to say
+   what failed.  Building "code[123].call_path[4]" for every element that
+   passes was a third of the time `zeroinst show` took on large reports.  */
+static int quiet;
+
+/* Set when the report was format 2: its frames were checked once, in the
+   "frames" table (context_paths), and the paths of records share them, so
+   they are not checked again per record.  */
+static int frames_checked;
+
 static int
 check_failed (const char *file, const char *where, const char *key, const char *problem)
 {
+  if (quiet)
+    return -1;
   const char *dot = *where && key ? "." : "";
   tool_error ("%s: %s%s%s%s%s", file, where, dot, key ? key : "", *where || key ? ": " : "",
               problem);
@@ -254,9 +280,16 @@ check_array (const char *file, const char *where, const json_t *obj, const char 
   const json_t *elem;
   json_array_foreach (arr, i, elem)
     {
-      char path[PATH_MAX_LEN];
-      if (check (file, member_path (path, where, key, i), elem))
-        return -1;
+      int was_quiet = quiet;
+      quiet = 1;
+      int failed = check (file, "", elem);
+      quiet = was_quiet;
+      if (failed)
+        {
+          char path[PATH_MAX_LEN];
+          check (file, member_path (path, where, key, i), elem);
+          return -1;
+        }
     }
   return 0;
 }
@@ -298,7 +331,7 @@ check_code_record (const char *file, const char *where, const json_t *rec)
       || check_choice (file, where, rec, "kind", kind_values)
       || check_member (file, where, rec, "site", site_fields))
     return -1;
-  return check_array (file, where, rec, "call_path", check_frame);
+  return frames_checked ? 0 : check_array (file, where, rec, "call_path", check_frame);
 }
 
 /* A record of "other": a load that was not analysed.  */
@@ -327,7 +360,7 @@ check_data_record (const char *file, const char *where, const json_t *rec)
                 is_static ? "static" : "heap");
       return check_failed (file, where, NULL, problem);
     }
-  return check_array (file, where, rec, "alloc_path", check_frame);
+  return frames_checked ? 0 : check_array (file, where, rec, "alloc_path", check_frame);
 }
 
 /* An element of "threads".  */
@@ -351,20 +384,200 @@ check_format (const char *file, const json_t *root)
     return check_failed (file, "", NULL, "not a zeroinst report (no \"format\" key)");
   if (!json_is_string (format))
     return check_failed (file, "", "format", "expected a string");
-  if (strcmp (json_string_value (format), REPORT_FORMAT) == 0)
+  if (strcmp (json_string_value (format), REPORT_FORMAT) == 0
+      || strcmp (json_string_value (format), REPORT_FORMAT_2) == 0)
     return 0;
-  snprintf (problem, sizeof problem, "unsupported report format \"%.80s\" (expected \"%s\")",
-            json_string_value (format), REPORT_FORMAT);
+  snprintf (problem, sizeof problem,
+            "unsupported report format \"%.80s\" (expected \"%s\" or \"%s\")",
+            json_string_value (format), REPORT_FORMAT, REPORT_FORMAT_2);
   return check_failed (file, "", NULL, problem);
+}
+
+/* Format 2: the path arrays of the "contexts" table of ROOT (one per
+   context, innermost frame first), checked; NULL after a message.  A
+   context's parent must come before it, so a path has no cycle and is
+   built from its parent's.  */
+static json_t *
+context_paths (const char *file, json_t *root)
+{
+  json_t *frames = json_object_get (root, "frames");
+  json_t *contexts = json_object_get (root, "contexts");
+  if (!json_is_array (frames))
+    return check_failed (file, "", frames ? "frames" : NULL,
+                         frames ? "expected an array" : "missing key \"frames\""), NULL;
+  if (!json_is_array (contexts))
+    return check_failed (file, "", contexts ? "contexts" : NULL,
+                         contexts ? "expected an array" : "missing key \"contexts\""), NULL;
+  if (check_array (file, "", root, "frames", check_frame))
+    return NULL;
+  size_t nframes = json_array_size (frames);
+  json_t *paths = json_array ();
+  size_t i;
+  json_t *ctx;
+  json_array_foreach (contexts, i, ctx)
+    {
+      char where[PATH_MAX_LEN];
+      member_path (where, "", "contexts", i);
+      json_t *f = json_array_get (ctx, 0), *p = json_array_get (ctx, 1);
+      const char *problem = NULL;
+      if (!json_is_array (ctx) || json_array_size (ctx) != 2 || !json_is_integer (f)
+          || !json_is_integer (p))
+        problem = "expected [frame, parent], two integers";
+      else if (json_integer_value (f) < 0 || (size_t) json_integer_value (f) >= nframes)
+        problem = "frame index out of range";
+      else if (json_integer_value (p) < -1 || json_integer_value (p) >= (json_int_t) i)
+        problem = "parent must be -1 or an earlier context";
+      if (problem || !paths)
+        {
+          json_decref (paths);
+          return problem ? (check_failed (file, where, NULL, problem), NULL) : NULL;
+        }
+      json_t *path = json_array ();
+      json_array_append (path, json_array_get (frames, (size_t) json_integer_value (f)));
+      if (json_integer_value (p) >= 0)
+        json_array_extend (path, json_array_get (paths, (size_t) json_integer_value (p)));
+      if (json_array_append_new (paths, path))
+        {
+          json_decref (paths);
+          tool_error ("%s: out of memory", file);
+          return NULL;
+        }
+    }
+  return paths;
+}
+
+/* Keys of a format-2 "sites" entry that go into a record's "site" object,
+   and those that go into a code record (an "other" record takes only
+   access_bytes).  */
+static const char *const site_keys[] = { "file", "line", "column", "function", "expr", NULL };
+static const char *const site_record_keys[] = { "kind", "elem_type", "elem_bytes", "lanes", NULL };
+
+/* Format 2: replace the site index of every record of the array ARRAY of
+   ROOT by the "site" object and the site's keys a format-1 record has.
+   OBJS holds the "site" object of each entry of "sites" once made.  */
+static int
+expand_sites (const char *file, json_t *root, const char *array, json_t **objs)
+{
+  json_t *sites = json_object_get (root, "sites");
+  json_t *records = json_object_get (root, array);
+  int code = !strcmp (array, "code");
+  size_t i;
+  json_t *rec;
+  json_array_foreach (records, i, rec)
+    {
+      char where[PATH_MAX_LEN];
+      member_path (where, "", array, i);
+      json_t *index = json_object_get (rec, "site");
+      if (!json_is_object (rec) || !index)
+        continue;               /* check_report says what is missing */
+      json_t *entry = json_is_integer (index) && json_integer_value (index) >= 0
+                      ? json_array_get (sites, (size_t) json_integer_value (index)) : NULL;
+      if (!json_is_object (entry))
+        return check_failed (file, where, "site", "expected the index of a site");
+      /* The entry's "site" object, made once and shared by its records.  */
+      json_t **site = &objs[json_integer_value (index)];
+      int failed = 0;
+      if (!*site)
+        {
+          *site = json_object ();
+          failed = !*site;
+          for (const char *const *k = site_keys; *k && !failed; k++)
+            if (json_object_get (entry, *k))
+              failed = json_object_set (*site, *k, json_object_get (entry, *k));
+        }
+      failed = failed || json_object_set (rec, "site", *site);
+      for (const char *const *k = site_record_keys; code && *k && !failed; k++)
+        if (json_object_get (entry, *k))
+          failed = json_object_set (rec, *k, json_object_get (entry, *k));
+      if (!failed && json_object_get (entry, "access_bytes"))
+        failed = json_object_set (rec, "access_bytes", json_object_get (entry, "access_bytes"));
+      if (failed)
+        {
+          tool_error ("%s: out of memory", file);
+          return -1;
+        }
+    }
+  return 0;
+}
+
+/* Format 2: replace the index KEY of every record of the array ARRAY of
+   ROOT by the path PATH_KEY it names (absent for a heap object without
+   one only if not REQUIRED).  */
+static int
+expand_records (const char *file, json_t *root, const char *array, const char *key,
+                const char *path_key, json_t *paths)
+{
+  json_t *records = json_object_get (root, array);
+  size_t i;
+  json_t *rec;
+  json_array_foreach (records, i, rec)
+    {
+      char where[PATH_MAX_LEN];
+      member_path (where, "", array, i);
+      json_t *c = json_object_get (rec, key);
+      if (!json_is_object (rec) || !c)
+        continue;               /* check_report says what is missing */
+      if (!json_is_integer (c) || json_integer_value (c) < -1
+          || json_integer_value (c) >= (json_int_t) json_array_size (paths))
+        return check_failed (file, where, key, "expected -1 or the index of a context");
+      json_t *path = json_integer_value (c) < 0 ? json_array ()
+                     : json_incref (json_array_get (paths, (size_t) json_integer_value (c)));
+      if (json_object_set_new (rec, path_key, path) || json_object_del (rec, key))
+        {
+          tool_error ("%s: out of memory", file);
+          return -1;
+        }
+    }
+  return 0;
+}
+
+/* A format-2 ROOT turned into format 1 (see the top of the file).  */
+static int
+expand_contexts (const char *file, json_t *root)
+{
+  json_t *sites = json_object_get (root, "sites");
+  if (!json_is_array (sites))
+    return check_failed (file, "", sites ? "sites" : NULL,
+                         sites ? "expected an array" : "missing key \"sites\"");
+  size_t nsites = json_array_size (sites);
+  json_t **objs = calloc (nsites ? nsites : 1, sizeof *objs);
+  if (!objs)
+    {
+      tool_error ("%s: out of memory", file);
+      return -1;
+    }
+  int failed = expand_sites (file, root, "code", objs) || expand_sites (file, root, "other", objs);
+  for (size_t i = 0; i < nsites; i++)
+    json_decref (objs[i]);
+  free (objs);
+  if (failed)
+    return -1;
+  json_t *paths = context_paths (file, root);
+  if (!paths)
+    return -1;
+  int r = expand_records (file, root, "code", "context", "call_path", paths)
+          || expand_records (file, root, "other", "context", "call_path", paths)
+          || expand_records (file, root, "data", "alloc_context", "alloc_path", paths);
+  json_decref (paths);
+  if (r)
+    return -1;
+  json_object_del (root, "sites");
+  json_object_del (root, "frames");
+  json_object_del (root, "contexts");
+  return json_object_set_new (root, "format", json_string (REPORT_FORMAT)) ? -1 : 0;
 }
 
 /* The whole report, top-down.  */
 static int
-check_report (const char *file, const json_t *root)
+check_report (const char *file, json_t *root)
 {
   const json_t *summary = json_object_get (root, "summary");
-  if (check_format (file, root)
-      || check_fields (file, "", root, root_fields)
+  if (check_format (file, root))
+    return -1;
+  frames_checked = !strcmp (json_str (root, "format"), REPORT_FORMAT_2);
+  if (frames_checked && expand_contexts (file, root))
+    return -1;
+  if (check_fields (file, "", root, root_fields)
       || check_array (file, "", root, "modes", check_mode)
       || check_member (file, "", root, "summary", summary_fields)
       || check_member (file, "summary", summary, "int", totals_fields)
@@ -450,6 +663,14 @@ void
 report_free (struct report *r)
 {
   json_decref (r->root);
+  free (r->path);
+  r->root = NULL;
+  r->path = NULL;
+}
+
+void
+report_leave (struct report *r)
+{
   free (r->path);
   r->root = NULL;
   r->path = NULL;

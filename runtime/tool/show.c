@@ -96,29 +96,6 @@ show_help (FILE *out)
   tool_print_metrics (out);
 }
 
-/* If argv[*I] is the option NAME ("--top 5" or "--top=5"), set *VALUE,
-   step *I past it and return 1; return 0 if it is another argument, and
-   EXIT_USAGE (after a message) if the value is missing.  */
-static int
-option_value (int argc, char **argv, int *i, const char *name, const char **value)
-{
-  const char *arg = argv[*i];
-  size_t len = strlen (name);
-  if (strncmp (arg, name, len) != 0)
-    return 0;
-  if (arg[len] == '=')
-    {
-      *value = arg + len + 1;
-      return 1;
-    }
-  if (arg[len] != '\0')
-    return 0;
-  if (*i + 1 >= argc)
-    return tool_usage_error ("show", "option '%s' needs a value", name);
-  *value = argv[++*i];
-  return 1;
-}
-
 /* Parse the value of --top.  */
 static int
 parse_top (const char *s, size_t *top)
@@ -171,12 +148,12 @@ parse_options (int argc, char **argv, struct show_options *opts)
         opts->help = 1;
       else if (strcmp (arg, "--paths") == 0)
         opts->paths = 1;
-      else if ((r = option_value (argc, argv, &i, "--top", &value)) != 0)
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--top", &value)) != 0)
         {
           if (r != 1 || parse_top (value, &opts->top))
             return EXIT_USAGE;
         }
-      else if ((r = option_value (argc, argv, &i, "--kind", &value)) != 0)
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--kind", &value)) != 0)
         {
           if (r != 1 || parse_kind (value, &opts->kind))
             return EXIT_USAGE;
@@ -572,6 +549,6 @@ show_run (int argc, char **argv)
     if (kind_selected (&opts, k))
       print_data_section (report.root, k, &opts);
   print_threads (report.root, &opts);
-  report_free (&report);
+  report_leave (&report);
   return EXIT_OK;
 }

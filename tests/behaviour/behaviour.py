@@ -15,6 +15,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import report_format  # noqa: E402  (tests/report_format.py: format 2 read as format 1)
 
 BIN = None
 TMP = None
@@ -74,8 +76,7 @@ def run(exe, env=None, out="report", args=()):
 def report(out="report"):
     path = os.path.join(TMP, out, "report.json")
     check(os.path.exists(path), "no report at " + path)
-    with open(path) as f:
-        return json.load(f)
+    return report_format.load(path)
 
 
 def int_elements(rep):
@@ -108,6 +109,42 @@ int main (void) { init (); load_ones (10); pthread_t th; pthread_create (&th, 0,
     check(int_elements(rep) == 30, "elements %d, expected 30" % int_elements(rep))
     check(sum(r["redundant_bytes"] for r in rep["code"] if r["site"]["function"] == "load_ones") == 210,
           "redundant bytes")
+
+
+def case_compact_report():
+    """The report stores each frame and calling context once (format 2).
+    load_ones is reached through mid1 (twice, 3 elements each) and mid2 (4
+    and 5 from two calls; without -g both calls are the same frame "mid2",
+    line 0): two records, paths load_ones <- mid1 <- main (6 elements) and
+    load_ones <- mid2 <- main (9).  The tables hold exactly the frames and
+    the outer parts of the records' paths, nothing twice, nothing unused;
+    `zeroinst export --format json-v1` expands them as tests/report_format.py
+    does."""
+    same_as_plain("compact", r"""
+__attribute__ ((noinline)) void mid1 (void) { load_ones (3); sink = 1; }
+__attribute__ ((noinline)) void mid2 (void) { load_ones (4); load_ones (5); sink = 2; }
+int main (void) { init (); mid1 (); mid2 (); mid1 (); return 0; }""")
+    path = os.path.join(TMP, "report", "report.json")
+    with open(path) as f:
+        raw = json.load(f)
+    check(raw["format"] == "zeroinst-report-2", "format %r" % raw["format"])
+    rep = report_format.load(path)
+    got = sorted((tuple(fr["function"] for fr in r["call_path"]), r["elements"])
+                 for r in rep["code"] if r["site"]["function"] == "load_ones")
+    want = [(("load_ones", "mid1", "main"), 6), (("load_ones", "mid2", "main"), 9)]
+    check(got == want, "load_ones records %s, expected %s" % (got, want))
+    paths = [r["call_path"] for r in rep["code"] + rep["other"]]
+    paths += [d["alloc_path"] for d in rep["data"] if "alloc_path" in d]
+    key = lambda frames: json.dumps(frames, sort_keys=True)
+    outer = set(key(p[i:]) for p in paths for i in range(len(p)))
+    frames = set(key(fr) for p in paths for fr in p)
+    check(len(raw["contexts"]) == len(outer) and len(raw["frames"]) == len(frames),
+          "%d contexts and %d frames, expected %d and %d"
+          % (len(raw["contexts"]), len(raw["frames"]), len(outer), len(frames)))
+    r = subprocess.run([os.path.join(BIN, "zeroinst"), "export", os.path.join(TMP, "report"),
+                        "--format", "json-v1"], capture_output=True, text=True)
+    check(r.returncode == 0 and json.loads(r.stdout) == rep,
+          "zeroinst export differs from report_format: %s" % r.stderr)
 
 
 def fatal(name, body, sig):

@@ -119,6 +119,8 @@ TESTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(TESTS, "semantics"))
 import common as sem  # noqa: E402  (run, describe_status, clip, run_directory)
+sys.path.insert(0, TESTS)
+import report_format  # noqa: E402  (tests/report_format.py: format 2 read as format 1)
 
 OOL_FLAG = "-fplugin-arg-zeroinst-out-of-line"
 VARIANTS = ("plain", "inline", "out-of-line")
@@ -314,8 +316,7 @@ def thread_totals(rep):
 
 def load_report(directory):
     path = os.path.join(directory, "report.json")
-    with open(path) as f:
-        rep = json.load(f)
+    rep = report_format.load(path)
     for key in ("summary", "code", "other"):
         if key not in rep:
             raise ValueError("%s has no \"%s\"" % (path, key))
@@ -998,8 +999,7 @@ def main():
     if args.set == "compare":
         reps = []
         for p in (args.inline, args.out_of_line):
-            with open(p) as f:
-                reps.append(json.load(f))
+            reps.append(report_format.load(p))
         diffs = compare_reports(*reps)
         for d in diffs:
             print(d)

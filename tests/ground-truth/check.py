@@ -118,6 +118,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import report_format  # noqa: E402  (tests/report_format.py: format 2 read as format 1)
 
 COUNTERS = ("loads", "elements", "bytes", "redundant_bytes", "zero_elements")
 SINGLE = ("redmap", "elem_type", "elem_bytes", "function", "expr", "access_bytes")
@@ -571,8 +573,7 @@ def main():
     base = os.path.basename(source)
 
     if opt.report:
-        with open(opt.report) as f:
-            report = json.load(f)
+        report = report_format.load(opt.report)
     else:
         report = build_run_compare(opt, spec, source)
 
@@ -629,8 +630,7 @@ def build_run_compare(opt, spec, source):
             fail("instrumented stderr differs:\n%s" % inst.stderr)
         if opt.save_report:
             shutil.copyfile(os.path.join(tmp, "report", "report.json"), opt.save_report)
-        with open(os.path.join(tmp, "report", "report.json")) as f:
-            return json.load(f)
+        return report_format.load(os.path.join(tmp, "report", "report.json"))
 
 
 if __name__ == "__main__":
