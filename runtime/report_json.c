@@ -4,8 +4,8 @@
 
    Format 1 gave each record its site and its whole call path.  A large
    program's records share most of both (sqlite3 speedtest1 in code mode:
-   295,225 records of 7,178 sites; 518 MB, written in 2.2 s against a
-   2.1 s run), so format 2 keeps three tables instead, written after the
+   295,225 records of 7,178 sites; 518 MB, written in 2.0-2.1 s after a
+   2.0 s run), so format 2 keeps three tables instead, written after the
    records:
 
      "sites":    [{"kind", "file", "line", "column", "function", "expr",

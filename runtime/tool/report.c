@@ -3,8 +3,8 @@
    report_load accepts a report directory (reads DIR/report.json) or the
    file itself, parses it with jansson and checks it against SPEC §6 before
    any subcommand looks at it: the "format" must be "zeroinst-report-1" or
-   "zeroinst-report-2", every required key must be there with the right JSON type, and counts
-   must be non-negative integers.  Keys the SPEC does not require (the
+   "zeroinst-report-2", every required key must be there with the right
+   JSON type, and counts must be non-negative integers.  Keys the SPEC does not require (the
    runtime's "other", "elem_type", "lanes", "sampling", a frame's "inlined",
    ...) are checked when present and otherwise read as 0 / "" / absent.
    Unknown keys are ignored, so newer runtimes can add keys.
@@ -17,9 +17,8 @@
    the "call_path" / "alloc_path" of its context (one JSON array per
    context, shared by reference between the records under it), the
    indices and the tables are dropped and "format" becomes
-   "zeroinst-report-1".  So the
-   subcommands read one format, and `zeroinst export --format json-v1`
-   writes what it got.
+   "zeroinst-report-1".  So the subcommands read one format, and
+   `zeroinst export --format json-v1` writes what it got.
 
    Every problem is one line on stderr naming the file and the JSON path of
    the offending value (e.g. "code[3].site.line"); the caller exits 1.  */
@@ -403,15 +402,26 @@ context_paths (const char *file, json_t *root)
   json_t *frames = json_object_get (root, "frames");
   json_t *contexts = json_object_get (root, "contexts");
   if (!json_is_array (frames))
-    return check_failed (file, "", frames ? "frames" : NULL,
-                         frames ? "expected an array" : "missing key \"frames\""), NULL;
+    {
+      check_failed (file, "", frames ? "frames" : NULL,
+                    frames ? "expected an array" : "missing key \"frames\"");
+      return NULL;
+    }
   if (!json_is_array (contexts))
-    return check_failed (file, "", contexts ? "contexts" : NULL,
-                         contexts ? "expected an array" : "missing key \"contexts\""), NULL;
+    {
+      check_failed (file, "", contexts ? "contexts" : NULL,
+                    contexts ? "expected an array" : "missing key \"contexts\"");
+      return NULL;
+    }
   if (check_array (file, "", root, "frames", check_frame))
     return NULL;
   size_t nframes = json_array_size (frames);
   json_t *paths = json_array ();
+  if (!paths)
+    {
+      tool_error ("%s: out of memory", file);
+      return NULL;
+    }
   size_t i;
   json_t *ctx;
   json_array_foreach (contexts, i, ctx)
@@ -427,10 +437,11 @@ context_paths (const char *file, json_t *root)
         problem = "frame index out of range";
       else if (json_integer_value (p) < -1 || json_integer_value (p) >= (json_int_t) i)
         problem = "parent must be -1 or an earlier context";
-      if (problem || !paths)
+      if (problem)
         {
           json_decref (paths);
-          return problem ? (check_failed (file, where, NULL, problem), NULL) : NULL;
+          check_failed (file, where, NULL, problem);
+          return NULL;
         }
       json_t *path = json_array ();
       json_array_append (path, json_array_get (frames, (size_t) json_integer_value (f)));
