@@ -82,30 +82,23 @@ ctx_hash (uint32_t frame, int32_t parent)
 }
 
 /* Grow the array *A of *CAP elements of SIZE bytes to hold N + 1, and its
-   hash set *SET (mask *MASK) to stay at most half full.  Returns 0 when
-   nothing changed, 1 when the set is new (empty), -1 when out of
-   memory.  */
+   hash set *SET (mask *MASK) to stay at most half full.  Returns 1 when
+   the set is new (empty: the caller re-inserts its elements), else 0.
+   Out of memory aborts, as append does.  */
 static int
 reserve (void **a, size_t *cap, size_t size, size_t n, uint32_t **set, size_t *mask)
 {
   if (n < *cap)
     return 0;
   size_t ncap = *cap ? *cap * 2 : 1024;
-  void *na = realloc (*a, ncap * size);
-  uint32_t *nset = calloc (ncap * 2, sizeof *nset);
-  if (!na || !nset)
-    {
-      if (na)
-        *a = na;
-      free (nset);
-      return -1;
-    }
-  *a = na;
-  *cap = ncap;
+  *a = realloc (*a, ncap * size);
   free (*set);
-  *set = nset;
+  *set = calloc (ncap * 2, sizeof **set);
+  if (!*a || !*set)
+    abort ();
+  *cap = ncap;
   *mask = ncap * 2 - 1;
-  return 1;         /* the caller re-inserts its elements into the new set */
+  return 1;
 }
 
 static uint32_t
@@ -117,8 +110,6 @@ frame_index (struct zi_paths *t, const struct zi_frame *fr)
       return t->frame_set[i] - 1;
   int r = reserve ((void **) &t->frames, &t->frames_cap, sizeof *t->frames, t->nframes,
                    &t->frame_set, &t->frame_mask);
-  if (r < 0)
-    abort ();
   t->frames[t->nframes++] = *fr;
   for (size_t k = r ? 0 : t->nframes - 1; k < t->nframes; k++)
     {
@@ -142,8 +133,6 @@ ctx_index (struct zi_paths *t, uint32_t frame, int32_t parent)
     }
   int r = reserve ((void **) &t->ctx, &t->ctx_cap, sizeof *t->ctx, t->nctx, &t->ctx_set,
                    &t->ctx_mask);
-  if (r < 0)
-    abort ();
   t->ctx[t->nctx].frame = frame;
   t->ctx[t->nctx].parent = parent;
   t->nctx++;

@@ -426,8 +426,6 @@ context_paths (const char *file, json_t *root)
   json_t *ctx;
   json_array_foreach (contexts, i, ctx)
     {
-      char where[PATH_MAX_LEN];
-      member_path (where, "", "contexts", i);
       json_t *f = json_array_get (ctx, 0), *p = json_array_get (ctx, 1);
       const char *problem = NULL;
       if (!json_is_array (ctx) || json_array_size (ctx) != 2 || !json_is_integer (f)
@@ -439,8 +437,9 @@ context_paths (const char *file, json_t *root)
         problem = "parent must be -1 or an earlier context";
       if (problem)
         {
+          char where[PATH_MAX_LEN];
           json_decref (paths);
-          check_failed (file, where, NULL, problem);
+          check_failed (file, member_path (where, "", "contexts", i), NULL, problem);
           return NULL;
         }
       json_t *path = json_array ();
@@ -476,15 +475,17 @@ expand_sites (const char *file, json_t *root, const char *array, json_t **objs)
   json_t *rec;
   json_array_foreach (records, i, rec)
     {
-      char where[PATH_MAX_LEN];
-      member_path (where, "", array, i);
       json_t *index = json_object_get (rec, "site");
       if (!json_is_object (rec) || !index)
         continue;               /* check_report says what is missing */
       json_t *entry = json_is_integer (index) && json_integer_value (index) >= 0
                       ? json_array_get (sites, (size_t) json_integer_value (index)) : NULL;
       if (!json_is_object (entry))
-        return check_failed (file, where, "site", "expected the index of a site");
+        {
+          char where[PATH_MAX_LEN];
+          return check_failed (file, member_path (where, "", array, i), "site",
+                               "expected the index of a site");
+        }
       /* The entry's "site" object, made once and shared by its records.  */
       json_t **site = &objs[json_integer_value (index)];
       int failed = 0;
@@ -512,8 +513,7 @@ expand_sites (const char *file, json_t *root, const char *array, json_t **objs)
 }
 
 /* Format 2: replace the index KEY of every record of the array ARRAY of
-   ROOT by the path PATH_KEY it names (absent for a heap object without
-   one only if not REQUIRED).  */
+   ROOT that has one by the path PATH_KEY it names (-1: an empty path).  */
 static int
 expand_records (const char *file, json_t *root, const char *array, const char *key,
                 const char *path_key, json_t *paths)
@@ -523,14 +523,16 @@ expand_records (const char *file, json_t *root, const char *array, const char *k
   json_t *rec;
   json_array_foreach (records, i, rec)
     {
-      char where[PATH_MAX_LEN];
-      member_path (where, "", array, i);
       json_t *c = json_object_get (rec, key);
       if (!json_is_object (rec) || !c)
         continue;               /* check_report says what is missing */
       if (!json_is_integer (c) || json_integer_value (c) < -1
           || json_integer_value (c) >= (json_int_t) json_array_size (paths))
-        return check_failed (file, where, key, "expected -1 or the index of a context");
+        {
+          char where[PATH_MAX_LEN];
+          return check_failed (file, member_path (where, "", array, i), key,
+                               "expected -1 or the index of a context");
+        }
       json_t *path = json_integer_value (c) < 0 ? json_array ()
                      : json_incref (json_array_get (paths, (size_t) json_integer_value (c)));
       if (json_object_set_new (rec, path_key, path) || json_object_del (rec, key))
