@@ -5,6 +5,7 @@
    and summary.txt).  This tool reads those directories:
 
      zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]
+                            [--no-advice]
      zeroinst export DIR|FILE --format json-v1 [-o FILE]
      zeroinst help [COMMAND]
      zeroinst --help | --version

@@ -1,4 +1,5 @@
-/* show.c - `zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]`
+/* show.c - `zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]
+                              [--no-advice]`
 
    Prints a report for people, in this order:
      header         program, pid, architecture, modes, number of threads,
@@ -6,11 +7,14 @@
      per kind       (integer, then floating point) the program's totals and
                     the top N code sites by redundant bytes, each with share,
                     local redundancy, zero fraction, redmap, element type,
-                    loads, location, function, expression, and its call path
-                    when that has more than one frame (always with --paths);
+                    loads, location, function, expression, the advice that
+                    its figures support (advice.c; not with --no-advice),
+                    and its call path when that has more than one frame
+                    (always with --paths);
      not analysed   the totals and top sites of loads that are no integer or
                     floating value (the report's "other"; only with --kind all);
-     data objects   per kind, when the report has data-centric records;
+     data objects   per kind, when the report has data-centric records,
+                    each with its advice;
      threads        per-thread totals, when more than one thread ran.
    The metrics are defined in `zeroinst help show` (tool_print_metrics).
    Records are ranked here (stable, largest first) rather than trusting the
@@ -42,6 +46,7 @@ struct show_options
   size_t top;        /* records per section, 0 = all */
   int kind;          /* index into kinds, -1 = all kinds */
   int paths;         /* print every call path */
+  int advice;        /* print the advice lines (default) */
   int help;          /* --help was given */
 };
 
@@ -58,6 +63,7 @@ void
 show_help (FILE *out)
 {
   fputs ("Usage: zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]\n"
+         "                     [--no-advice]\n"
          "\n"
          "Prints the report in DIR (a report directory, reading DIR/report.json) or\n"
          "in FILE (a report.json).\n"
@@ -69,6 +75,7 @@ show_help (FILE *out)
          "                the \"not analysed\" section is printed only with all\n"
          "  --paths       print the call path of every code site (by default only\n"
          "                call paths of more than one frame are printed)\n"
+         "  --no-advice   leave out the advice lines\n"
          "  -h, --help    print this help\n"
          "\n"
          "Output:\n"
@@ -87,6 +94,18 @@ show_help (FILE *out)
          "  (\"xN\" for a vector of N lanes) and executed loads; file:line:column,\n"
          "  function and source expression of the load; the call path from the\n"
          "  load outwards, \"[inlined]\" marking a frame inlined into the next one.\n"
+         "  A line \"advice: RULE: ...\" under a site or object says what to change\n"
+         "  and how many bytes that would save, where the figures prove it:\n"
+         "    narrower type  the top bytes of an integer were zero in every load\n"
+         "                   (of at least 100 elements): a smaller type suffices;\n"
+         "    sparse data    at least 90% of an array's elements are zero: store the\n"
+         "                   non-zeros sparsely or skip zero regions (of an object:\n"
+         "                   at least 4096 bytes; its zero regions of 64+ bytes);\n"
+         "    zero guard     a scalar is zero in at least 90% of its loads: test it\n"
+         "                   once and skip the work that uses it;\n"
+         "    never read     at least half of an object (of 256+ bytes) was never\n"
+         "                   loaded: shrink it, or split hot and cold fields when\n"
+         "                   its byte map shows the same unread bytes per element.\n"
          "  Then the loads that were not analysed (aggregate copies and values of\n"
          "  no integer or floating type), the data objects (when the program ran\n"
          "  with ZEROINST_MODE=data), and per-thread totals when more than one\n"
@@ -130,7 +149,7 @@ parse_kind (const char *s, int *kind)
 static int
 parse_options (int argc, char **argv, struct show_options *opts)
 {
-  *opts = (struct show_options) { NULL, DEFAULT_TOP, -1, 0, 0 };
+  *opts = (struct show_options) { NULL, DEFAULT_TOP, -1, 0, 1, 0 };
   int only_operands = 0;
   for (int i = 1; i < argc; i++)
     {
@@ -148,6 +167,8 @@ parse_options (int argc, char **argv, struct show_options *opts)
         opts->help = 1;
       else if (strcmp (arg, "--paths") == 0)
         opts->paths = 1;
+      else if (strcmp (arg, "--no-advice") == 0)
+        opts->advice = 0;
       else if ((r = tool_option_value ("show", argc, argv, &i, "--top", &value)) != 0)
         {
           if (r != 1 || parse_top (value, &opts->top))
@@ -309,6 +330,8 @@ print_code_record (size_t rank, const json_t *rec, uint64_t kind_red, const stru
           width->redmap, json_str (rec, "redmap"), width->type, type_name (rec, type, sizeof type),
           json_count (rec, "loads"));
   print_site (json_object_get (rec, "site"));
+  if (opts->advice)
+    advice_print (stdout, rec, NULL, "     ");
   if (json_array_size (path) > 1 || (opts->paths && json_array_size (path) > 0))
     print_frames ("call path", path);
 }
@@ -399,9 +422,11 @@ print_other_section (const json_t *root, const struct show_options *opts)
   free (r);
 }
 
-/* One data object, ranked RANK; KIND_RED as for print_code_record.  */
+/* One data object of the data records ALL, ranked RANK; KIND_RED as for
+   print_code_record.  */
 static void
-print_data_record (size_t rank, const json_t *rec, uint64_t kind_red)
+print_data_record (size_t rank, const json_t *rec, const json_t *all, uint64_t kind_red,
+                   const struct show_options *opts)
 {
   uint64_t red = json_count (rec, "redundant_bytes"), size = json_count (rec, "size");
   uint64_t never = json_count (rec, "never_loaded_bytes");
@@ -424,6 +449,8 @@ print_data_record (size_t rank, const json_t *rec, uint64_t kind_red)
   printf ("     never loaded %" PRIu64 " of %" PRIu64 " bytes (%.2f%%), always zero %" PRIu64
           " (%.2f%%)\n",
           never, size, percent (never, size), always, percent (always, size));
+  if (opts->advice)
+    advice_print (stdout, rec, all, "     ");
   if (is_heap)
     print_frames ("allocated at", json_object_get (rec, "alloc_path"));
 }
@@ -462,7 +489,7 @@ print_data_section (const json_t *root, size_t k, const struct show_options *opt
                 percent (json_count (t, "redundant_bytes"), json_count (t, "bytes")));
     }
   for (size_t i = 0; i < shown; i++)
-    print_data_record (i + 1, r[i].rec, kind_red);
+    print_data_record (i + 1, r[i].rec, json_object_get (root, "data"), kind_red, opts);
   print_more (shown, n, "object");
   free (r);
 }

@@ -34,6 +34,11 @@ int show_run (int argc, char **argv);
 void export_help (FILE *out);
 int export_run (int argc, char **argv);
 
+/* advice.c: print what REC's figures say to change, one "INDENTadvice:
+   RULE: TEXT" line each; REC is a code record, or when ALL_DATA is not
+   NULL one of the data records ALL_DATA.  */
+void advice_print (FILE *out, const json_t *rec, const json_t *all_data, const char *indent);
+
 /* main.c: messages and shared help text.  */
 void tool_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 int tool_usage_error (const char *command, const char *fmt, ...)
