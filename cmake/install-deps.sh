@@ -25,7 +25,7 @@
 set -eu
 packages="gcc g++ gfortran gcc-12-plugin-dev make cmake pkg-config python3
   libjansson-dev libunwind-dev libdw-dev libelf-dev libbz2-dev liblzma-dev zlib1g-dev
-  csmith libcsmith-dev gcc-12-source dpkg-dev xz-utils hyperfine time"
+  csmith libcsmith-dev gcc-12-source dpkg-dev xz-utils hyperfine time valgrind"
 foreign="" cross=0
 for t in ${ZEROINST_CROSS-aarch64 riscv64}; do
   case $t in

@@ -6,7 +6,8 @@
 
      zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]
                             [--no-advice]
-     zeroinst export DIR|FILE --format json-v1 [-o FILE]
+     zeroinst export DIR|FILE --format json-v1|folded|callgrind [--kind K]
+                     [--weight W] [-o FILE]
      zeroinst help [COMMAND]
      zeroinst --help | --version
 
@@ -31,7 +32,7 @@ static int help_run (int argc, char **argv);
 /* The subcommands, in the order `zeroinst --help` lists them.  */
 static const struct command commands[] = {
   { "show", "print a report: totals, top load sites, data objects, threads", show_help, show_run },
-  { "export", "write a report in another format (json-v1: call paths in full)", export_help,
+  { "export", "write a report for other tools: json-v1, folded (flame graphs), callgrind", export_help,
     export_run },
   { "help", "explain a command, or everything", help_help, help_run },
 };
