@@ -174,14 +174,8 @@ byte_map_parse (const json_t *rec, struct byte_map *map)
       uint64_t count = strtoull (s, &end, 10);
       if (count == 0 || !strchr ("nzx", *end) || !*end)
         break;
-      if (map->n == cap)
-        {
-          cap = cap ? 2 * cap : 64;
-          struct run *grown = realloc (map->runs, cap * sizeof *grown);
-          if (!grown)
-            break;
-          map->runs = grown;
-        }
+      if (tool_reserve (&map->runs, &cap, map->n, sizeof *map->runs))
+        break;
       map->runs[map->n++] = (struct run) { count, *end };
       s = end + 1;
     }

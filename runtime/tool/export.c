@@ -88,17 +88,8 @@ struct text
 static int
 text_append (struct text *t, const char *s, size_t len, int raw)
 {
-  if (t->len + len + 1 > t->cap)
-    {
-      size_t cap = t->cap ? t->cap : 256;
-      while (t->len + len + 1 > cap)
-        cap *= 2;
-      char *grown = realloc (t->s, cap);
-      if (!grown)
-        return -1;
-      t->s = grown;
-      t->cap = cap;
-    }
+  if (tool_reserve (&t->s, &t->cap, t->len + len, 1))
+    return -1;
   for (size_t i = 0; i < len; i++)
     t->s[t->len++] = raw ? s[i] : s[i] == ';' ? ',' : s[i] == '\n' ? ' ' : s[i];
   t->s[t->len] = '\0';
@@ -166,15 +157,8 @@ entry_get (struct entries *set, const char *key)
   const json_t *at = json_object_get (set->index, key);
   if (at)
     return &set->e[json_integer_value (at)];
-  if (set->n == set->cap)
-    {
-      size_t cap = set->cap ? 2 * set->cap : 64;
-      struct entry *grown = realloc (set->e, cap * sizeof *grown);
-      if (!grown)
-        return NULL;
-      set->e = grown;
-      set->cap = cap;
-    }
+  if (tool_reserve (&set->e, &set->cap, set->n, sizeof *set->e))
+    return NULL;
   struct entry *e = &set->e[set->n];
   *e = (struct entry) { strdup (key), { 0 } };
   if (!e->key || json_object_set_new (set->index, key, json_integer ((json_int_t) set->n)))
@@ -560,12 +544,10 @@ export_run (int argc, char **argv)
         }
       else if ((r = tool_option_value ("export", argc, argv, &i, "--kind", &value)) != 0)
         {
-          if (r != 1)
+          int k;
+          if (r != 1 || tool_parse_kind ("export", value, &k))
             return EXIT_USAGE;
-          if (strcmp (value, "int") && strcmp (value, "float") && strcmp (value, "all"))
-            return tool_usage_error ("export", "--kind must be int, float or all, not '%s'",
-                                     value);
-          opts.kind = strcmp (value, "all") ? value : NULL;
+          opts.kind = k < 0 ? NULL : k == 0 ? "int" : "float";
         }
       else if ((r = tool_option_value ("export", argc, argv, &i, "--weight", &value)) != 0)
         {

@@ -8,6 +8,7 @@
                             [--no-advice]
      zeroinst export DIR|FILE --format json-v1|folded|callgrind [--kind K]
                      [--weight W] [-o FILE]
+     zeroinst diff BEFORE AFTER [--top N] [--kind int|float|all]
      zeroinst help [COMMAND]
      zeroinst --help | --version
 
@@ -34,6 +35,8 @@ static const struct command commands[] = {
   { "show", "print a report: totals, top load sites, data objects, threads", show_help, show_run },
   { "export", "write a report for other tools: json-v1, folded (flame graphs), callgrind", export_help,
     export_run },
+  { "diff", "compare two reports: totals, and the sites and objects that changed", diff_help,
+    diff_run },
   { "help", "explain a command, or everything", help_help, help_run },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -66,6 +69,55 @@ tool_usage_error (const char *command, const char *fmt, ...)
     fputs (" (see 'zeroinst --help')\n", stderr);
   va_end (ap);
   return EXIT_USAGE;
+}
+
+/* Make room for element N of the array *P of *CAP elements of SIZE bytes,
+   doubling it (from 64).  Returns 0, or -1 when out of memory (then *P is
+   unchanged).  */
+int
+tool_reserve (void *p, size_t *cap, size_t n, size_t size)
+{
+  void **array = p;
+  if (n < *cap)
+    return 0;
+  size_t grown_cap = *cap ? 2 * *cap : 64;
+  while (grown_cap <= n)
+    grown_cap *= 2;
+  void *grown = realloc (*array, grown_cap * size);
+  if (!grown)
+    return -1;
+  *array = grown;
+  *cap = grown_cap;
+  return 0;
+}
+
+/* Parse the value S of COMMAND's --top into *TOP (0: all).  Returns 0 or
+   EXIT_USAGE after a message.  */
+int
+tool_parse_top (const char *command, const char *s, size_t *top)
+{
+  char *end;
+  unsigned long long n = strtoull (s, &end, 10);
+  if (*s < '0' || *s > '9' || *end || n > SIZE_MAX)
+    return tool_usage_error (command, "--top needs a number of records or 0 for all, not '%s'",
+                             s);
+  *top = (size_t) n;
+  return 0;
+}
+
+/* Parse the value S of COMMAND's --kind into *KIND: 0 int, 1 float, -1
+   all.  Returns 0 or EXIT_USAGE after a message.  */
+int
+tool_parse_kind (const char *command, const char *s, int *kind)
+{
+  static const char *const names[] = { "int", "float", "all" };
+  for (int k = 0; k < 3; k++)
+    if (strcmp (s, names[k]) == 0)
+      {
+        *kind = k < 2 ? k : -1;
+        return 0;
+      }
+  return tool_usage_error (command, "--kind must be int, float or all, not '%s'", s);
 }
 
 /* If argv[*I] is the option NAME of COMMAND ("--top 5" or "--top=5"), set

@@ -115,36 +115,6 @@ show_help (FILE *out)
   tool_print_metrics (out);
 }
 
-/* Parse the value of --top.  */
-static int
-parse_top (const char *s, size_t *top)
-{
-  char *end;
-  unsigned long long n = strtoull (s, &end, 10);
-  if (*s < '0' || *s > '9' || *end || n > SIZE_MAX)
-    return tool_usage_error ("show", "--top needs a number of records or 0 for all, not '%s'", s);
-  *top = (size_t) n;
-  return 0;
-}
-
-/* Parse the value of --kind.  */
-static int
-parse_kind (const char *s, int *kind)
-{
-  if (strcmp (s, "all") == 0)
-    {
-      *kind = -1;
-      return 0;
-    }
-  for (size_t k = 0; k < NKINDS; k++)
-    if (strcmp (s, kinds[k].name) == 0)
-      {
-        *kind = (int) k;
-        return 0;
-      }
-  return tool_usage_error ("show", "--kind must be int, float or all, not '%s'", s);
-}
-
 /* Parse the arguments after "show" into OPTS.  Returns 0 or EXIT_USAGE.  */
 static int
 parse_options (int argc, char **argv, struct show_options *opts)
@@ -171,12 +141,12 @@ parse_options (int argc, char **argv, struct show_options *opts)
         opts->advice = 0;
       else if ((r = tool_option_value ("show", argc, argv, &i, "--top", &value)) != 0)
         {
-          if (r != 1 || parse_top (value, &opts->top))
+          if (r != 1 || tool_parse_top ("show", value, &opts->top))
             return EXIT_USAGE;
         }
       else if ((r = tool_option_value ("show", argc, argv, &i, "--kind", &value)) != 0)
         {
-          if (r != 1 || parse_kind (value, &opts->kind))
+          if (r != 1 || tool_parse_kind ("show", value, &opts->kind))
             return EXIT_USAGE;
         }
       else

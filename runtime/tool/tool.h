@@ -33,6 +33,8 @@ void show_help (FILE *out);
 int show_run (int argc, char **argv);
 void export_help (FILE *out);
 int export_run (int argc, char **argv);
+void diff_help (FILE *out);
+int diff_run (int argc, char **argv);
 
 /* advice.c: print what REC's figures say to change, one "INDENTadvice:
    RULE: TEXT" line each; REC is a code record, or when ALL_DATA is not
@@ -44,6 +46,9 @@ void tool_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 int tool_usage_error (const char *command, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 void tool_print_metrics (FILE *out);
+int tool_reserve (void *p, size_t *cap, size_t n, size_t size);
+int tool_parse_top (const char *command, const char *s, size_t *top);
+int tool_parse_kind (const char *command, const char *s, int *kind);
 int tool_option_value (const char *command, int argc, char **argv, int *i, const char *name,
                        const char **value);
 

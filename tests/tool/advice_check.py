@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 
+from tool_run import run
+
 NARROW = "advice: narrower type: values fit in {bits} bits, unsigned (top {top} of {n} bytes " \
          "zero in every load): {type} would load {saved} fewer bytes ({pct})"
 
@@ -87,14 +89,6 @@ def blocks(text):
         elif key and line.strip().startswith("advice:"):
             out[key].append(line.strip())
     return out
-
-
-def run(cmd, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if r.returncode != 0:
-        raise SystemExit("%s failed (%d):\n%s%s" % (" ".join(cmd), r.returncode, r.stdout,
-                                                    r.stderr))
-    return r.stdout
 
 
 def main():
