@@ -52,11 +52,12 @@ struct match
   int in[2];                   /* found in before, after */
 };
 
+/* The matches by id; M and N mirror TABLE's items.  */
 struct matches
 {
-  json_t *index; /* id -> position in m */
+  struct tool_table table;
   struct match *m;
-  size_t n, cap;
+  size_t n;
 };
 
 static const struct kind_desc
@@ -188,11 +189,21 @@ match_add (struct matches *set, const json_t *rec, int side, int data)
     code_identity (rec, &id, &label);
   if (id.failed || label.failed || !id.s || !label.s)
     goto fail;
-  const json_t *at = json_object_get (set->index, id.s);
-  struct match *m;
-  if (at)
+  int added;
+  size_t at = tool_table_get (&set->table, id.s, &added);
+  if (at == SIZE_MAX)
+    goto fail;
+  set->m = set->table.items;
+  set->n = set->table.n;
+  struct match *m = &set->m[at];
+  if (added)
     {
-      m = &set->m[json_integer_value (at)];
+      m->id = id.s;
+      m->label = label.s;
+    }
+  else
+    {
+      free (id.s);
       if (side == 1)
         {
           /* Show the record as it is after the change.  */
@@ -201,15 +212,6 @@ match_add (struct matches *set, const json_t *rec, int side, int data)
         }
       else
         free (label.s);
-      free (id.s);
-    }
-  else
-    {
-      if (tool_reserve (&set->m, &set->cap, set->n, sizeof *set->m)
-          || json_object_set_new (set->index, id.s, json_integer ((json_int_t) set->n)))
-        goto fail;
-      m = &set->m[set->n++];
-      *m = (struct match) { id.s, label.s, { { 0 } }, { 0, 0 } };
     }
   m->in[side] = 1;
   for (size_t c = 0; c < NCOUNTS; c++)
@@ -328,8 +330,7 @@ matches_free (struct matches *set)
       free (set->m[i].id);
       free (set->m[i].label);
     }
-  free (set->m);
-  json_decref (set->index);
+  tool_table_free (&set->table);
 }
 
 /* Match the records of array KEY ("code", "data") of kind K of both
@@ -337,8 +338,9 @@ matches_free (struct matches *set)
 static int
 compare_records (const json_t *root[2], const char *key, size_t k, size_t top)
 {
-  struct matches set = { json_object (), NULL, 0, 0 };
-  int data = strcmp (key, "data") == 0, status = set.index ? 0 : -1;
+  struct matches set = { .m = NULL, .n = 0 };
+  int data = strcmp (key, "data") == 0;
+  int status = tool_table_init (&set.table, sizeof (struct match));
   for (int side = 0; side < 2 && !status; side++)
     {
       size_t i;

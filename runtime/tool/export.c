@@ -141,12 +141,12 @@ struct entry
   uint64_t v[NCOUNTS];
 };
 
-/* A set of entries by key: a JSON object maps each key to its index.  */
+/* A set of entries by key; E and N mirror TABLE's items.  */
 struct entries
 {
-  json_t *index;
+  struct tool_table table;
   struct entry *e;
-  size_t n, cap;
+  size_t n;
 };
 
 /* The entry of KEY in SET, made (with zero counts) if new; NULL when out
@@ -154,20 +154,15 @@ struct entries
 static struct entry *
 entry_get (struct entries *set, const char *key)
 {
-  const json_t *at = json_object_get (set->index, key);
-  if (at)
-    return &set->e[json_integer_value (at)];
-  if (tool_reserve (&set->e, &set->cap, set->n, sizeof *set->e))
+  int added;
+  size_t at = tool_table_get (&set->table, key, &added);
+  if (at == SIZE_MAX)
     return NULL;
-  struct entry *e = &set->e[set->n];
-  *e = (struct entry) { strdup (key), { 0 } };
-  if (!e->key || json_object_set_new (set->index, key, json_integer ((json_int_t) set->n)))
-    {
-      free (e->key);
-      return NULL;
-    }
-  set->n++;
-  return e;
+  set->e = set->table.items;
+  set->n = set->table.n;
+  if (added && !(set->e[at].key = strdup (key)))
+    return NULL;
+  return &set->e[at];
 }
 
 /* Add the counts of REC to E.  */
@@ -189,19 +184,18 @@ entries_free (struct entries *set)
 {
   for (size_t i = 0; i < set->n; i++)
     free (set->e[i].key);
-  free (set->e);
-  json_decref (set->index);
+  tool_table_free (&set->table);
 }
 
 /* Write the folded stacks of ROOT's code records.  */
 static int
 write_folded (FILE *out, const json_t *root, const struct export_options *opts)
 {
-  struct entries set = { json_object (), NULL, 0, 0 };
+  struct entries set = { .e = NULL, .n = 0 };
   struct text t = { NULL, 0, 0 };
   size_t i;
   const json_t *rec;
-  int status = set.index ? 0 : -2;
+  int status = tool_table_init (&set.table, sizeof (struct entry)) ? -2 : 0;
   json_array_foreach (json_object_get (root, "code"), i, rec)
     {
       struct entry *e;
@@ -308,12 +302,12 @@ callgrind_costs (FILE *out, const char *line, const struct entry *e)
 static int
 write_callgrind (FILE *out, const json_t *root, const struct export_options *opts)
 {
-  struct entries set = { json_object (), NULL, 0, 0 };
+  struct entries set = { .e = NULL, .n = 0 };
   struct text t = { NULL, 0, 0 };
   uint64_t total[NCOUNTS] = { 0 };
   size_t i;
   const json_t *rec;
-  int status = set.index ? 0 : -2;
+  int status = tool_table_init (&set.table, sizeof (struct entry)) ? -2 : 0;
   json_array_foreach (json_object_get (root, "code"), i, rec)
     if (!status && selected (rec, opts))
       {

@@ -8,6 +8,7 @@
                             [--no-advice]
      zeroinst export DIR|FILE --format json-v1|folded|callgrind [--kind K]
                      [--weight W] [-o FILE]
+     zeroinst annotate DIR|FILE SOURCE [--kind int|float|all] [--context N]
      zeroinst diff BEFORE AFTER [--top N] [--kind int|float|all]
      zeroinst help [COMMAND]
      zeroinst --help | --version
@@ -35,6 +36,8 @@ static const struct command commands[] = {
   { "show", "print a report: totals, top load sites, data objects, threads", show_help, show_run },
   { "export", "write a report for other tools: json-v1, folded (flame graphs), callgrind", export_help,
     export_run },
+  { "annotate", "print a source file with the redundant bytes of each line", annotate_help,
+    annotate_run },
   { "diff", "compare two reports: totals, and the sites and objects that changed", diff_help,
     diff_run },
   { "help", "explain a command, or everything", help_help, help_run },
@@ -89,6 +92,58 @@ tool_reserve (void *p, size_t *cap, size_t n, size_t size)
   *array = grown;
   *cap = grown_cap;
   return 0;
+}
+
+/* Whether FILE (a site's or a frame's, as the compiler saw it) and NAME
+   (given by the user) name one file: equal, or one ends with the other
+   after a '/', leading "./" ignored.  */
+int
+tool_same_file (const char *file, const char *name)
+{
+  while (file[0] == '.' && file[1] == '/')
+    file += 2;
+  while (name[0] == '.' && name[1] == '/')
+    name += 2;
+  size_t a = strlen (file), b = strlen (name);
+  if (a == b)
+    return strcmp (file, name) == 0;
+  const char *longer = a > b ? file : name, *shorter = a > b ? name : file;
+  size_t d = a > b ? a - b : b - a;
+  return *shorter && longer[d - 1] == '/' && strcmp (longer + d, shorter) == 0;
+}
+
+/* Make T an empty table of items of SIZE bytes.  Returns 0, or -1 when
+   out of memory.  */
+int
+tool_table_init (struct tool_table *t, size_t size)
+{
+  *t = (struct tool_table) { json_object (), NULL, 0, 0, size };
+  return t->index ? 0 : -1;
+}
+
+/* The position of KEY's item in T, a zeroed new one at the end when KEY is
+   new (then *ADDED is set).  SIZE_MAX when out of memory.  */
+size_t
+tool_table_get (struct tool_table *t, const char *key, int *added)
+{
+  const json_t *at = json_object_get (t->index, key);
+  *added = 0;
+  if (at)
+    return (size_t) json_integer_value (at);
+  if (tool_reserve (&t->items, &t->cap, t->n, t->size)
+      || json_object_set_new (t->index, key, json_integer ((json_int_t) t->n)))
+    return SIZE_MAX;
+  memset ((char *) t->items + t->n * t->size, 0, t->size);
+  *added = 1;
+  return t->n++;
+}
+
+/* Free T's index and items (what the items point to is the caller's).  */
+void
+tool_table_free (struct tool_table *t)
+{
+  json_decref (t->index);
+  free (t->items);
 }
 
 /* Parse the value S of COMMAND's --top into *TOP (0: all).  Returns 0 or

@@ -39,16 +39,25 @@ static const struct kind_desc kinds[] = {
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
-/* The command line of `show`.  */
-struct show_options
+/* The orders of --sort: the count of a code record and of a data record
+   that records are ranked by, largest first ("share" is the order of
+   redundant bytes; data objects have elements where sites have loads).  */
+static const struct sort_key
 {
-  const char *input; /* report directory or report.json */
-  size_t top;        /* records per section, 0 = all */
-  int kind;          /* index into kinds, -1 = all kinds */
-  int paths;         /* print every call path */
-  int advice;        /* print the advice lines (default) */
-  int help;          /* --help was given */
+  const char *name, *code_key, *data_key;
+} sort_keys[] = {
+  { "redundant", "redundant_bytes", "redundant_bytes" },
+  { "share", "redundant_bytes", "redundant_bytes" },
+  { "bytes", "bytes", "bytes" },
+  { "zero", "zero_elements", "zero_elements" },
+  { "loads", "loads", "elements" },
 };
+#define NSORT_KEYS (sizeof sort_keys / sizeof sort_keys[0])
+
+/* The aggregations of --by (index 0: none, each site and context).  */
+static const char *const by_names[] = { "site", "function", "file", "line" };
+/* The trees of --tree (index 0: none).  */
+static const char *const tree_names[] = { "none", "top-down", "bottom-up" };
 
 /* A record and the value it is ranked by.  */
 struct ranked
@@ -63,7 +72,9 @@ void
 show_help (FILE *out)
 {
   fputs ("Usage: zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]\n"
-         "                     [--no-advice]\n"
+         "                     [--no-advice] [--sort KEY] [--min-share P]\n"
+         "                     [--function NAME] [--file FILE]\n"
+         "                     [--by function|file|line | --tree top-down|bottom-up]\n"
          "\n"
          "Prints the report in DIR (a report directory, reading DIR/report.json) or\n"
          "in FILE (a report.json).\n"
@@ -76,6 +87,21 @@ show_help (FILE *out)
          "  --paths       print the call path of every code site (by default only\n"
          "                call paths of more than one frame are printed)\n"
          "  --no-advice   leave out the advice lines\n"
+         "  --sort KEY    rank by redundant (bytes, the default), share (the same),\n"
+         "                bytes (loaded), zero (elements) or loads (data objects:\n"
+         "                elements)\n"
+         "  --min-share P leave out records under P% of their kind's redundant bytes\n"
+         "  --function F  only the sites in function F or called from it (and the\n"
+         "                heap groups allocated under it)\n"
+         "  --file FILE   only the sites in FILE (the same path, or one ending in\n"
+         "                the other after a '/'; heap groups allocated in it)\n"
+         "  --by V        instead of the sites, totals per function (self: its own\n"
+         "                sites; incl: also its callees', each load once), per file\n"
+         "                or per line\n"
+         "  --tree T      instead of the sites, the call tree: top-down from main\n"
+         "                (and thread starts) to the sites, or bottom-up from each\n"
+         "                site through its callers; nodes under --min-share (1% by\n"
+         "                default) and beyond --top per node are summed as \"more\"\n"
          "  -h, --help    print this help\n"
          "\n"
          "Output:\n"
@@ -115,11 +141,29 @@ show_help (FILE *out)
   tool_print_metrics (out);
 }
 
+/* Parse VALUE of OPTION, one of the N NAMES, into *INDEX.  */
+static int
+parse_name (const char *option, const char *value, const char *const *names, int n, int *index)
+{
+  for (int i = 0; i < n; i++)
+    if (strcmp (value, names[i]) == 0)
+      {
+        *index = i;
+        return 0;
+      }
+  char list[128] = "";
+  for (int i = 0; i < n; i++)
+    snprintf (list + strlen (list), sizeof list - strlen (list), "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
+              names[i]);
+  return tool_usage_error ("show", "%s must be %s, not '%s'", option, list, value);
+}
+
 /* Parse the arguments after "show" into OPTS.  Returns 0 or EXIT_USAGE.  */
 static int
 parse_options (int argc, char **argv, struct show_options *opts)
 {
-  *opts = (struct show_options) { NULL, DEFAULT_TOP, -1, 0, 1, 0 };
+  *opts = (struct show_options) { NULL, DEFAULT_TOP, -1, 0, 1, 0, "redundant_bytes",
+                                  "redundant_bytes", -1.0, NULL, NULL, 0, 0 };
   int only_operands = 0;
   for (int i = 1; i < argc; i++)
     {
@@ -149,9 +193,60 @@ parse_options (int argc, char **argv, struct show_options *opts)
           if (r != 1 || tool_parse_kind ("show", value, &opts->kind))
             return EXIT_USAGE;
         }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--sort", &value)) != 0)
+        {
+          size_t s = 0;
+          if (r != 1)
+            return EXIT_USAGE;
+          while (s < NSORT_KEYS && strcmp (value, sort_keys[s].name))
+            s++;
+          if (s == NSORT_KEYS)
+            return tool_usage_error ("show",
+                                     "--sort must be redundant, share, bytes, zero or loads, "
+                                     "not '%s'",
+                                     value);
+          opts->sort_code = sort_keys[s].code_key;
+          opts->sort_data = sort_keys[s].data_key;
+        }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--min-share", &value)) != 0)
+        {
+          char *end;
+          if (r != 1)
+            return EXIT_USAGE;
+          opts->min_share = strtod (value, &end);
+          if (end == value || *end || !(opts->min_share >= 0 && opts->min_share <= 100))
+            return tool_usage_error ("show",
+                                     "--min-share needs a percentage from 0 to 100, not '%s'",
+                                     value);
+        }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--function", &value)) != 0)
+        {
+          if (r != 1)
+            return EXIT_USAGE;
+          opts->function = value;
+        }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--file", &value)) != 0)
+        {
+          if (r != 1)
+            return EXIT_USAGE;
+          opts->file = value;
+        }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--by", &value)) != 0)
+        {
+          if (r != 1 || parse_name ("--by", value, by_names, 4, &opts->by))
+            return EXIT_USAGE;
+        }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--tree", &value)) != 0)
+        {
+          if (r != 1 || parse_name ("--tree", value, tree_names + 1, 2, &opts->tree))
+            return EXIT_USAGE;
+          opts->tree++;
+        }
       else
         return tool_usage_error ("show", "unknown option '%s'", arg);
     }
+  if (opts->by && opts->tree)
+    return tool_usage_error ("show", "--by and --tree are two views: choose one");
   if (!opts->input && !opts->help)
     return tool_usage_error ("show", "missing report directory or file");
   return 0;
@@ -192,6 +287,19 @@ rank_records (const json_t *arr, const char *kind, const char *key, size_t *n)
   return out;
 }
 
+/* Drop from the N ranked records R those whose share of KIND_RED
+   redundant bytes is below OPTS' --min-share.  Returns how many are left.  */
+static size_t
+drop_small (struct ranked *r, size_t n, uint64_t kind_red, const struct show_options *opts)
+{
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (opts->min_share < 0
+        || percent (json_count (r[i].rec, "redundant_bytes"), kind_red) >= opts->min_share)
+      r[kept++] = r[i];
+  return kept;
+}
+
 /* How many of N ranked records a section prints.  */
 static size_t
 shown_count (size_t n, const struct show_options *opts)
@@ -206,6 +314,16 @@ print_more (size_t shown, size_t n, const char *thing)
 {
   if (shown < n)
     printf ("... %zu more %s%s (--top 0 prints all)\n", n - shown, thing, n - shown == 1 ? "" : "s");
+}
+
+/* The line after a section that left out N records, each a THING, under
+   --min-share.  */
+static void
+print_small (size_t n, const char *thing, const struct show_options *opts)
+{
+  if (n)
+    printf ("(%zu %s%s under --min-share %g%% not shown)\n", n, thing, n == 1 ? "" : "s",
+            opts->min_share);
 }
 
 /* "redundant bytes: R of B loaded (P%); zero elements: Z of E (Q%)" for
@@ -341,17 +459,22 @@ print_code_section (const json_t *root, size_t k, const struct show_options *opt
   const json_t *totals = json_object_get (json_object_get (root, "summary"), kinds[k].name);
   size_t n;
   struct ranked *r = rank_records (json_object_get (root, "code"), kinds[k].name,
-                                   "redundant_bytes", &n);
+                                   opts->sort_code, &n);
+  size_t all = n;
+  n = drop_small (r, n, json_count (totals, "redundant_bytes"), opts);
   size_t shown = shown_count (n, opts);
   printf ("\n== %s ==\n", kinds[k].title);
   print_totals (totals);
-  if (n == 0)
+  if (all > n && n == 0)
+    puts ("(no code site has --min-share)");
+  else if (n == 0)
     puts (has_mode (root, "code") ? "(no code sites)"
                                   : "(no code sites: the program ran without ZEROINST_MODE=code)");
   struct columns width = column_widths (r, shown);
   for (size_t i = 0; i < shown; i++)
     print_code_record (i + 1, r[i].rec, json_count (totals, "redundant_bytes"), &width, opts);
   print_more (shown, n, "site");
+  print_small (all - n, "site", opts);
   free (r);
 }
 
@@ -433,19 +556,21 @@ print_data_section (const json_t *root, size_t k, const struct show_options *opt
   uint64_t kind_red = json_count (totals, "redundant_bytes"), object_red = 0;
   size_t n;
   struct ranked *r = rank_records (json_object_get (root, "data"), kinds[k].name,
-                                   "redundant_bytes", &n);
+                                   opts->sort_data, &n);
   if (n == 0)
     {
       free (r);
       return;
     }
   for (size_t i = 0; i < n; i++)
-    object_red += r[i].value;
+    object_red += json_count (r[i].rec, "redundant_bytes");
+  size_t objects = n;
+  n = drop_small (r, n, kind_red, opts);
   size_t shown = shown_count (n, opts);
   printf ("\n== %s ==\n", kinds[k].data_title);
   printf ("objects: %zu; their redundant bytes: %" PRIu64 " of the program's %" PRIu64
           " (%.2f%%)\n",
-          n, object_red, kind_red, percent (object_red, kind_red));
+          objects, object_red, kind_red, percent (object_red, kind_red));
   /* Where the loaded bytes were (summary.data, when the report has it).  */
   const json_t *classes = json_object_get (json_object_get (root, "summary"), "data");
   static const char *const names[] = { "static", "heap", "stack", "unknown" };
@@ -461,6 +586,7 @@ print_data_section (const json_t *root, size_t k, const struct show_options *opt
   for (size_t i = 0; i < shown; i++)
     print_data_record (i + 1, r[i].rec, json_object_get (root, "data"), kind_red, opts);
   print_more (shown, n, "object");
+  print_small (objects - n, "object", opts);
   free (r);
 }
 
@@ -520,6 +646,67 @@ print_header (const json_t *root)
     }
 }
 
+/* Whether a frame of PATH is in function NAME.  */
+static int
+path_has_function (const json_t *path, const char *name)
+{
+  size_t i;
+  const json_t *f;
+  json_array_foreach (path, i, f)
+    if (strcmp (json_str (f, "function"), name) == 0)
+      return 1;
+  return 0;
+}
+
+/* Whether a frame of PATH is in file NAME.  */
+static int
+path_has_file (const json_t *path, const char *name)
+{
+  size_t i;
+  const json_t *f;
+  json_array_foreach (path, i, f)
+    if (tool_same_file (json_str (f, "file"), name))
+      return 1;
+  return 0;
+}
+
+/* Apply --function and --file to ROOT: keep the code (and "other") sites
+   in the function or called from it, in the file; and the heap groups
+   whose allocation path passes through them (static objects have
+   neither).  Totals stay the program's.  Returns 0, or -1 when out of
+   memory.  */
+static int
+filter_records (json_t *root, const struct show_options *opts)
+{
+  static const char *const arrays[] = { "code", "other", "data" };
+  for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
+    {
+      json_t *kept = json_array (), *rec;
+      size_t i;
+      int data = a == 2;
+      if (!kept)
+        return -1;
+      json_array_foreach (json_object_get (root, arrays[a]), i, rec)
+        {
+          const json_t *path = json_object_get (rec, data ? "alloc_path" : "call_path");
+          const json_t *site = json_object_get (rec, "site");
+          if (data && strcmp (json_str (rec, "object"), "heap"))
+            continue;
+          if (opts->function && !path_has_function (path, opts->function)
+              && (data || strcmp (json_str (site, "function"), opts->function)))
+            continue;
+          if (opts->file && (data ? !path_has_file (path, opts->file)
+                                  : !tool_same_file (json_str (site, "file"), opts->file)))
+            continue;
+          if (json_array_append (kept, rec))
+            return -1;
+        }
+      if (json_object_set_new (root, arrays[a], kept))
+        return -1;
+    }
+  return 0;
+}
+
 /* `zeroinst show ...`: returns the exit status.  */
 int
 show_run (int argc, char **argv)
@@ -536,7 +723,31 @@ show_run (int argc, char **argv)
     }
   if (report_load (opts.input, &report))
     return EXIT_BAD_INPUT;
+  if ((opts.function || opts.file) && filter_records (report.root, &opts))
+    {
+      tool_error ("out of memory");
+      return EXIT_BAD_INPUT;
+    }
   print_header (report.root);
+  if (opts.function || opts.file)
+    printf ("only sites%s%s%s%s\n", opts.function ? " in or called from " : "",
+            opts.function ? opts.function : "", opts.file ? " in file " : "",
+            opts.file ? opts.file : "");
+  if (opts.by || opts.tree)
+    {
+      /* A view of the code sites instead of the sections.  */
+      for (size_t k = 0; k < NKINDS; k++)
+        if (kind_selected (&opts, k))
+          {
+            const json_t *totals = json_object_get (json_object_get (report.root, "summary"),
+                                                    kinds[k].name);
+            printf ("\n== %s ==\n", kinds[k].title);
+            print_totals (totals);
+            views_print (report.root, kinds[k].name, totals, &opts);
+          }
+      report_leave (&report);
+      return EXIT_OK;
+    }
   for (size_t k = 0; k < NKINDS; k++)
     if (kind_selected (&opts, k))
       print_code_section (report.root, k, &opts);

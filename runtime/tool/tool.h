@@ -33,8 +33,36 @@ void show_help (FILE *out);
 int show_run (int argc, char **argv);
 void export_help (FILE *out);
 int export_run (int argc, char **argv);
+void annotate_help (FILE *out);
+int annotate_run (int argc, char **argv);
 void diff_help (FILE *out);
 int diff_run (int argc, char **argv);
+
+/* The command line of `show` (show.c), which views.c shares.  */
+struct show_options
+{
+  const char *input;     /* report directory or report.json */
+  size_t top;            /* records per section, 0 = all */
+  int kind;              /* 0 int, 1 float, -1 all kinds */
+  int paths;             /* print every call path */
+  int advice;            /* print the advice lines (default) */
+  int help;              /* --help was given */
+  const char *sort_code; /* the count code records are ranked by */
+  const char *sort_data; /* ... and data records */
+  double min_share;      /* percent of the kind's redundant bytes below which
+                            records are not printed; < 0: not given */
+  const char *function;  /* only sites in or called from this function */
+  const char *file;      /* only sites in this file */
+  int by;                /* aggregate by 0 site (none), 1 function, 2 file,
+                            3 line */
+  int tree;              /* 0 none, 1 top-down, 2 bottom-up call tree */
+};
+
+/* views.c: the aggregated view (--by) or the call tree (--tree) of the
+   code records of kind KIND ("int", "float") of ROOT, whose program
+   totals are TOTALS.  */
+void views_print (const json_t *root, const char *kind, const json_t *totals,
+                  const struct show_options *opts);
 
 /* advice.c: print what REC's figures say to change, one "INDENTadvice:
    RULE: TEXT" line each; REC is a code record, or when ALL_DATA is not
@@ -46,6 +74,18 @@ void tool_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 int tool_usage_error (const char *command, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 void tool_print_metrics (FILE *out);
+/* A table of items found by a string key (a JSON object maps each key to
+   the item's position), for the tool's aggregations.  */
+struct tool_table
+{
+  json_t *index;
+  void *items;
+  size_t n, cap, size;
+};
+int tool_table_init (struct tool_table *t, size_t size);
+size_t tool_table_get (struct tool_table *t, const char *key, int *added);
+void tool_table_free (struct tool_table *t);
+int tool_same_file (const char *file, const char *name);
 int tool_reserve (void *p, size_t *cap, size_t n, size_t size);
 int tool_parse_top (const char *command, const char *s, size_t *top);
 int tool_parse_kind (const char *command, const char *s, int *kind);
