@@ -16,3 +16,6 @@ ZEROINST_OUTPUT="$work/report" ./quickstart
 echo
 echo "== zeroinst show $work/report"
 "$bin/zeroinst" show "$work/report" --top 5
+"$bin/zeroinst" html "$work/report" -o "$work/quickstart.html"
+echo
+echo "== the same as a page (tables, call tree, source, byte maps): $work/quickstart.html"

@@ -30,11 +30,9 @@
    callgrind output.  Output goes to stdout, or to FILE, written as
    FILE.tmp and renamed when complete so that a failed export leaves no
    half file.  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "tool.h"
 
 /* The options of one export.  */
@@ -459,51 +457,19 @@ export_help (FILE *out)
          out);
 }
 
-/* Write ROOT in format FMT to PATH (NULL: stdout).  Returns the exit
-   status.  */
-static int
-write_output (const struct format *fmt, const json_t *root, const struct export_options *opts,
-              const char *path)
+/* tool_write's writer: ROOT in the format and with the options of CTX.  */
+struct export_job
 {
-  if (!path)
-    {
-      int r = fmt->write (stdout, root, opts);
-      if (!r && fflush (stdout) == EOF)
-        r = -1;
-      if (r)
-        tool_error (r == -2 ? "out of memory" : "error writing the output: %s", strerror (errno));
-      return r ? EXIT_BAD_INPUT : EXIT_OK;
-    }
-  size_t len = strlen (path);
-  char *tmp = malloc (len + sizeof ".tmp");
-  if (!tmp)
-    {
-      tool_error ("out of memory");
-      return EXIT_BAD_INPUT;
-    }
-  memcpy (tmp, path, len);
-  memcpy (tmp + len, ".tmp", sizeof ".tmp");
-  FILE *f = fopen (tmp, "w");
-  int r = f ? fmt->write (f, root, opts) : -1;
-  int err = errno;
-  if (f && fclose (f) != 0 && !r)
-    {
-      r = -1;
-      err = errno;
-    }
-  if (!r && rename (tmp, path) != 0)
-    {
-      r = -1;
-      err = errno;
-    }
-  if (r == -2)
-    tool_error ("out of memory");
-  else if (r)
-    tool_error ("cannot write '%s': %s", path, strerror (err));
-  if (r && f)
-    unlink (tmp);
-  free (tmp);
-  return r ? EXIT_BAD_INPUT : EXIT_OK;
+  const struct format *fmt;
+  const json_t *root;
+  const struct export_options *opts;
+};
+
+static int
+write_job (FILE *out, const void *ctx)
+{
+  const struct export_job *job = ctx;
+  return job->fmt->write (out, job->root, job->opts);
 }
 
 int
@@ -556,11 +522,10 @@ export_run (int argc, char **argv)
                                      value);
           opts.weight = (int) c;
         }
-      else if ((r = tool_option_value ("export", argc, argv, &i, "-o", &value)) != 0)
+      else if ((r = tool_output_option ("export", argc, argv, &i, &output)) != 0)
         {
           if (r != 1)
             return EXIT_USAGE;
-          output = value;
         }
       else
         return tool_usage_error ("export", "unknown option '%s'", arg);
@@ -575,13 +540,12 @@ export_run (int argc, char **argv)
       fmt = &formats[f];
   if (!fmt)
     return tool_usage_error ("export", "unknown format '%s' (formats: " FORMAT_NAMES ")", format);
-  if (output && !*output)
-    return tool_usage_error ("export", "-o needs a file name");
 
   struct report rep;
   if (report_load (input, &rep))
     return EXIT_BAD_INPUT;
-  int status = write_output (fmt, rep.root, &opts, output);
+  struct export_job job = { fmt, rep.root, &opts };
+  int status = tool_write (output, write_job, &job);
   report_leave (&rep);
   return status;
 }

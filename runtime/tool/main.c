@@ -10,6 +10,7 @@
                      [--weight W] [-o FILE]
      zeroinst annotate DIR|FILE SOURCE [--kind int|float|all] [--context N]
      zeroinst diff BEFORE AFTER [--top N] [--kind int|float|all]
+     zeroinst html DIR|FILE [-o FILE] [--top N]
      zeroinst help [COMMAND]
      zeroinst --help | --version
 
@@ -22,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tool.h"
 
 #ifndef ZEROINST_VERSION
@@ -40,6 +42,8 @@ static const struct command commands[] = {
     annotate_run },
   { "diff", "compare two reports: totals, and the sites and objects that changed", diff_help,
     diff_run },
+  { "html", "write a report as one HTML page: tables, call tree, source, heat maps", html_help,
+    html_run },
   { "help", "explain a command, or everything", help_help, help_run },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -112,6 +116,54 @@ tool_same_file (const char *file, const char *name)
   return *shorter && longer[d - 1] == '/' && strcmp (longer + d, shorter) == 0;
 }
 
+/* Write a command's output with WRITE (returning 0, -1 on a write error
+   or -2 when out of memory) to PATH, or to stdout when PATH is NULL.  A
+   file is written as PATH.tmp and renamed when complete, so that a failed
+   write leaves no half file.  Returns the exit status (after a message).  */
+int
+tool_write (const char *path, int (*write) (FILE *out, const void *ctx), const void *ctx)
+{
+  if (!path)
+    {
+      int r = write (stdout, ctx);
+      if (!r && fflush (stdout) == EOF)
+        r = -1;
+      if (r)
+        tool_error (r == -2 ? "out of memory" : "error writing the output: %s", strerror (errno));
+      return r ? EXIT_BAD_INPUT : EXIT_OK;
+    }
+  size_t len = strlen (path);
+  char *tmp = malloc (len + sizeof ".tmp");
+  if (!tmp)
+    {
+      tool_error ("out of memory");
+      return EXIT_BAD_INPUT;
+    }
+  memcpy (tmp, path, len);
+  memcpy (tmp + len, ".tmp", sizeof ".tmp");
+  FILE *f = fopen (tmp, "w");
+  int r = f ? write (f, ctx) : -1;
+  int err = errno;
+  if (f && fclose (f) != 0 && !r)
+    {
+      r = -1;
+      err = errno;
+    }
+  if (!r && rename (tmp, path) != 0)
+    {
+      r = -1;
+      err = errno;
+    }
+  if (r == -2)
+    tool_error ("out of memory");
+  else if (r)
+    tool_error ("cannot write '%s': %s", path, strerror (err));
+  if (r && f)
+    unlink (tmp);
+  free (tmp);
+  return r ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
 /* Make T an empty table of items of SIZE bytes.  Returns 0, or -1 when
    out of memory.  */
 int
@@ -144,6 +196,21 @@ tool_table_free (struct tool_table *t)
 {
   json_decref (t->index);
   free (t->items);
+}
+
+/* If argv[*I] is COMMAND's "-o FILE" (or "-o=FILE"), set *OUTPUT, step *I
+   past it and return 1; 0 if it is another argument; EXIT_USAGE (after a
+   message) if FILE is missing or empty.  */
+int
+tool_output_option (const char *command, int argc, char **argv, int *i, const char **output)
+{
+  const char *value = NULL;
+  int r = tool_option_value (command, argc, argv, i, "-o", &value);
+  if (r == 1 && !*value)
+    return tool_usage_error (command, "-o needs a file name");
+  if (r == 1)
+    *output = value;
+  return r;
 }
 
 /* Parse the value S of COMMAND's --top into *TOP (0: all).  Returns 0 or

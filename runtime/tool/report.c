@@ -711,3 +711,32 @@ percent (uint64_t part, uint64_t whole)
 {
   return whole ? 100.0 * (double) part / (double) whole : 0.0;
 }
+
+/* Order for qsort: larger value first, then file order.  */
+static int
+compare_ranked (const void *pa, const void *pb)
+{
+  const struct ranked *a = pa, *b = pb;
+  if (a->value != b->value)
+    return a->value > b->value ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The records of array ARR whose "kind" is KIND (NULL: all), ranked by
+   their count KEY, largest first, equal ones in file order.  Sets *N; the
+   result is malloc'd (NULL when out of memory).  */
+struct ranked *
+tool_rank (const json_t *arr, const char *kind, const char *key, size_t *n)
+{
+  struct ranked *out = malloc ((json_array_size (arr) + 1) * sizeof *out);
+  size_t i;
+  const json_t *rec;
+  *n = 0;
+  if (!out)
+    return NULL;
+  json_array_foreach (arr, i, rec)
+    if (!kind || strcmp (json_str (rec, "kind"), kind) == 0)
+      out[(*n)++] = (struct ranked) { rec, json_count (rec, key), i };
+  qsort (out, *n, sizeof *out, compare_ranked);
+  return out;
+}

@@ -59,13 +59,6 @@ static const char *const by_names[] = { "site", "function", "file", "line" };
 /* The trees of --tree (index 0: none).  */
 static const char *const tree_names[] = { "none", "top-down", "bottom-up" };
 
-/* A record and the value it is ranked by.  */
-struct ranked
-{
-  const json_t *rec;
-  uint64_t value;
-  size_t index; /* position in the file, to keep equal values in order */
-};
 
 /* `zeroinst help show`.  */
 void
@@ -259,34 +252,6 @@ kind_selected (const struct show_options *opts, size_t k)
   return opts->kind < 0 || (size_t) opts->kind == k;
 }
 
-/* Order for qsort: larger value first, then file order.  */
-static int
-compare_ranked (const void *pa, const void *pb)
-{
-  const struct ranked *a = pa, *b = pb;
-  if (a->value != b->value)
-    return a->value > b->value ? -1 : 1;
-  return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* The records of array ARR whose "kind" is KIND (NULL: all), ranked by
-   their count KEY.  Sets *N; the result is malloc'd.  */
-static struct ranked *
-rank_records (const json_t *arr, const char *kind, const char *key, size_t *n)
-{
-  struct ranked *out = malloc ((json_array_size (arr) + 1) * sizeof *out);
-  size_t i;
-  const json_t *rec;
-  *n = 0;
-  if (!out)
-    return NULL;
-  json_array_foreach (arr, i, rec)
-    if (!kind || strcmp (json_str (rec, "kind"), kind) == 0)
-      out[(*n)++] = (struct ranked) { rec, json_count (rec, key), i };
-  qsort (out, *n, sizeof *out, compare_ranked);
-  return out;
-}
-
 /* Drop from the N ranked records R those whose share of KIND_RED
    redundant bytes is below OPTS' --min-share.  Returns how many are left.  */
 static size_t
@@ -458,7 +423,7 @@ print_code_section (const json_t *root, size_t k, const struct show_options *opt
 {
   const json_t *totals = json_object_get (json_object_get (root, "summary"), kinds[k].name);
   size_t n;
-  struct ranked *r = rank_records (json_object_get (root, "code"), kinds[k].name,
+  struct ranked *r = tool_rank (json_object_get (root, "code"), kinds[k].name,
                                    opts->sort_code, &n);
   size_t all = n;
   n = drop_small (r, n, json_count (totals, "redundant_bytes"), opts);
@@ -496,7 +461,7 @@ print_other_section (const json_t *root, const struct show_options *opts)
       }
   if (loads == 0 && json_array_size (others) == 0)
     return;
-  struct ranked *r = rank_records (others, NULL, "bytes", &n);
+  struct ranked *r = tool_rank (others, NULL, "bytes", &n);
   size_t shown = shown_count (n, opts);
   printf ("\n== Not analysed ==\n");
   printf ("loads: %" PRIu64 ", bytes: %" PRIu64
@@ -555,7 +520,7 @@ print_data_section (const json_t *root, size_t k, const struct show_options *opt
   const json_t *totals = json_object_get (json_object_get (root, "summary"), kinds[k].name);
   uint64_t kind_red = json_count (totals, "redundant_bytes"), object_red = 0;
   size_t n;
-  struct ranked *r = rank_records (json_object_get (root, "data"), kinds[k].name,
+  struct ranked *r = tool_rank (json_object_get (root, "data"), kinds[k].name,
                                    opts->sort_data, &n);
   if (n == 0)
     {

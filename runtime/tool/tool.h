@@ -35,6 +35,8 @@ void export_help (FILE *out);
 int export_run (int argc, char **argv);
 void annotate_help (FILE *out);
 int annotate_run (int argc, char **argv);
+void html_help (FILE *out);
+int html_run (int argc, char **argv);
 void diff_help (FILE *out);
 int diff_run (int argc, char **argv);
 
@@ -63,6 +65,13 @@ struct show_options
    totals are TOTALS.  */
 void views_print (const json_t *root, const char *kind, const json_t *totals,
                   const struct show_options *opts);
+/* views.c: the top-down call tree of the code records of KIND as an array
+   of nodes [label, parent, redundant bytes, bytes] in depth-first order
+   (parent: the index of an earlier node, -1 for a root), children ranked
+   by redundant bytes, only nodes of at least MIN_SHARE percent of
+   TOTAL_RED and at most MAX_NODES of them.  NULL when out of memory.  */
+json_t *views_tree_json (const json_t *root, const char *kind, uint64_t total_red,
+                         double min_share, size_t max_nodes);
 
 /* advice.c: print what REC's figures say to change, one "INDENTadvice:
    RULE: TEXT" line each; REC is a code record, or when ALL_DATA is not
@@ -85,8 +94,11 @@ struct tool_table
 int tool_table_init (struct tool_table *t, size_t size);
 size_t tool_table_get (struct tool_table *t, const char *key, int *added);
 void tool_table_free (struct tool_table *t);
+int tool_write (const char *path, int (*write) (FILE *out, const void *ctx), const void *ctx);
 int tool_same_file (const char *file, const char *name);
 int tool_reserve (void *p, size_t *cap, size_t n, size_t size);
+int tool_output_option (const char *command, int argc, char **argv, int *i,
+                        const char **output);
 int tool_parse_top (const char *command, const char *s, size_t *top);
 int tool_parse_kind (const char *command, const char *s, int *kind);
 int tool_option_value (const char *command, int argc, char **argv, int *i, const char *name,
@@ -110,5 +122,14 @@ void report_leave (struct report *r);
 uint64_t json_count (const json_t *obj, const char *key);
 const char *json_str (const json_t *obj, const char *key);
 double percent (uint64_t part, uint64_t whole);
+
+/* report.c: records ranked by a count.  */
+struct ranked
+{
+  const json_t *rec;
+  uint64_t value;
+  size_t index; /* position in the file, to keep equal values in order */
+};
+struct ranked *tool_rank (const json_t *arr, const char *kind, const char *key, size_t *n);
 
 #endif

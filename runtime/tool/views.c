@@ -415,3 +415,55 @@ views_print (const json_t *root, const char *kind, const json_t *totals,
     tool_error ("out of memory");
   nodes_free (&set);
 }
+
+/* views_tree_json: append node AT and its children (ranked) to OUT, as
+   long as they have MIN_SHARE and OUT has room.  */
+static int
+tree_json_node (const struct nodes *set, size_t at, json_int_t parent, double min_share,
+                size_t max_nodes, json_t *out)
+{
+  const struct node *nd = &set->v[at];
+  if (json_array_size (out) >= max_nodes || share_of (set, nd->self) < min_share)
+    return 0;
+  json_int_t me = (json_int_t) json_array_size (out);
+  if (json_array_append_new (out, json_pack ("[s,I,I,I]", nd->label, parent,
+                                             (json_int_t) nd->self[C_RED],
+                                             (json_int_t) nd->self[C_BYTES])))
+    return -1;
+  sort_indices (set, nd->children, nd->nchildren);
+  for (size_t c = 0; c < nd->nchildren; c++)
+    if (tree_json_node (set, nd->children[c], me, min_share, max_nodes, out))
+      return -1;
+  return 0;
+}
+
+json_t *
+views_tree_json (const json_t *root, const char *kind, uint64_t total_red, double min_share,
+                 size_t max_nodes)
+{
+  struct nodes set = { .sort = C_RED, .kind_red = total_red };
+  json_t *out = json_array ();
+  size_t i, *roots = NULL, nroots = 0;
+  const json_t *rec;
+  int status = !out || tool_table_init (&set.table, sizeof (struct node));
+  json_array_foreach (json_object_get (root, "code"), i, rec)
+    if (!status && strcmp (json_str (rec, "kind"), kind) == 0)
+      status = tree_add (&set, rec, 1);
+  if (!status)
+    status = link_children (&set, &roots, &nroots);
+  if (!status)
+    {
+      sort_indices (&set, roots, nroots);
+      for (size_t r = 0; r < nroots && !status; r++)
+        status = tree_json_node (&set, roots[r], -1, min_share, max_nodes, out);
+    }
+  free (roots);
+  if (set.table.index)
+    nodes_free (&set);
+  if (status)
+    {
+      json_decref (out);
+      return NULL;
+    }
+  return out;
+}
