@@ -140,12 +140,47 @@ where_json (const json_t *site)
   return json_string (buf);
 }
 
+/* The per-line counts [redundant bytes, bytes] of every code record of
+   ROOT whose file is one of FILES: file -> line -> counts.  */
+static json_t *
+line_counts (const json_t *root, const json_t *files)
+{
+  json_t *out = json_object ();
+  size_t i;
+  const json_t *rec;
+  json_array_foreach (json_object_get (root, "code"), i, rec)
+    {
+      const json_t *site = json_object_get (rec, "site");
+      const char *file = json_str (site, "file");
+      if (!json_object_get (files, file))
+        continue;
+      json_t *notes = json_object_get (out, file);
+      if (!notes)
+        {
+          notes = json_object ();
+          json_object_set_new (out, file, notes);
+        }
+      char key[32];
+      snprintf (key, sizeof key, "%" PRIu64, json_count (site, "line"));
+      json_t *n = json_object_get (notes, key);
+      json_int_t red = (json_int_t) json_count (rec, "redundant_bytes");
+      json_int_t bytes = (json_int_t) json_count (rec, "bytes");
+      if (n)
+        {
+          red += json_integer_value (json_array_get (n, 0));
+          bytes += json_integer_value (json_array_get (n, 1));
+        }
+      json_object_set_new (notes, key, json_pack ("[I,I]", red, bytes));
+    }
+  return out;
+}
+
 /* The source excerpts of the files in FILES (file -> lines object with
    the lines to show), with the per-line counts of all code records.  */
 static json_t *
 sources_json (const json_t *root, json_t *files)
 {
-  json_t *out = json_object ();
+  json_t *out = json_object (), *counts = line_counts (root, files);
   const char *file;
   json_t *wanted;
   const char *program = json_str (root, "program");
@@ -170,28 +205,7 @@ sources_json (const json_t *root, json_t *files)
           continue;
         }
       free (path);
-      /* Per-line counts of every code record of this file.  */
-      json_t *notes = json_object ();
-      size_t i;
-      const json_t *rec;
-      json_array_foreach (json_object_get (root, "code"), i, rec)
-        {
-          const json_t *site = json_object_get (rec, "site");
-          if (strcmp (json_str (site, "file"), file))
-            continue;
-          char key[32];
-          snprintf (key, sizeof key, "%" PRIu64, json_count (site, "line"));
-          json_t *n = json_object_get (notes, key);
-          if (!n)
-            {
-              n = json_pack ("[I,I]", (json_int_t) 0, (json_int_t) 0);
-              json_object_set_new (notes, key, n);
-            }
-          json_array_set_new (n, 0, json_integer (json_integer_value (json_array_get (n, 0))
-                                                  + (json_int_t) json_count (rec, "redundant_bytes")));
-          json_array_set_new (n, 1, json_integer (json_integer_value (json_array_get (n, 1))
-                                                  + (json_int_t) json_count (rec, "bytes")));
-        }
+      json_t *notes = json_object_get (counts, file);
       json_t *lines = json_object ();
       char *text = NULL;
       size_t cap = 0, read_bytes = 0;
@@ -220,8 +234,12 @@ sources_json (const json_t *root, json_t *files)
       free (text);
       fclose (f);
       json_object_set_new (src, "lines", lines);
-      json_object_set_new (src, "annotations", notes);
+      if (notes)
+        json_object_set (src, "annotations", notes);
+      else
+        json_object_set_new (src, "annotations", json_object ());
     }
+  json_decref (counts);
   return out;
 }
 

@@ -317,7 +317,9 @@ print_site (const json_t *site)
 }
 
 /* A call path or allocation path under TITLE, innermost frame first:
-   "function (file:line) [inlined]" per frame.  */
+   "function (file:line) [inlined] [parallel region]" per frame (the
+   marks when GCC inlined the frame into the next, and when it is an
+   OpenMP outlined body).  */
 static void
 print_frames (const char *title, const json_t *frames)
 {
@@ -335,6 +337,8 @@ print_frames (const char *title, const json_t *frames)
         printf (" (%s)", file);
       if (json_is_true (json_object_get (f, "inlined")))
         fputs (" [inlined]", stdout);
+      if (json_is_true (json_object_get (f, "parallel_region")))
+        fputs (" [parallel region]", stdout);
       putchar ('\n');
     }
 }
