@@ -140,6 +140,22 @@ where_json (const json_t *site)
   return json_string (buf);
 }
 
+/* The object of SITE's file in BY_FILE (made if new), and SITE's line as
+   a key of it in KEY.  */
+static json_t *
+file_and_line (json_t *by_file, const json_t *site, char key[32])
+{
+  const char *file = json_str (site, "file");
+  json_t *lines = json_object_get (by_file, file);
+  if (!lines)
+    {
+      lines = json_object ();
+      json_object_set_new (by_file, file, lines);
+    }
+  snprintf (key, 32, "%" PRIu64, json_count (site, "line"));
+  return lines;
+}
+
 /* The per-line counts [redundant bytes, bytes] of every code record of
    ROOT whose file is one of FILES: file -> line -> counts.  */
 static json_t *
@@ -151,17 +167,10 @@ line_counts (const json_t *root, const json_t *files)
   json_array_foreach (json_object_get (root, "code"), i, rec)
     {
       const json_t *site = json_object_get (rec, "site");
-      const char *file = json_str (site, "file");
-      if (!json_object_get (files, file))
+      if (!json_object_get (files, json_str (site, "file")))
         continue;
-      json_t *notes = json_object_get (out, file);
-      if (!notes)
-        {
-          notes = json_object ();
-          json_object_set_new (out, file, notes);
-        }
       char key[32];
-      snprintf (key, sizeof key, "%" PRIu64, json_count (site, "line"));
+      json_t *notes = file_and_line (out, site, key);
       json_t *n = json_object_get (notes, key);
       json_int_t red = (json_int_t) json_count (rec, "redundant_bytes");
       json_int_t bytes = (json_int_t) json_count (rec, "bytes");
@@ -287,16 +296,8 @@ page_json (const json_t *root, size_t top)
           if (!s || json_array_append_new (sites, s))
             return NULL;
           /* The lines this site's file shows.  */
-          const char *file = json_str (site, "file");
-          json_t *wanted = json_object_get (files, file);
-          if (!wanted)
-            {
-              wanted = json_object ();
-              json_object_set_new (files, file, wanted);
-            }
           char key[32];
-          snprintf (key, sizeof key, "%" PRIu64, json_count (site, "line"));
-          json_object_set_new (wanted, key, json_true ());
+          json_object_set_new (file_and_line (files, site, key), key, json_true ());
         }
       free (r);
 
