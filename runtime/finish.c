@@ -66,9 +66,30 @@ by_site_and_path (const void *a, const void *b)
   return x->path < y->path ? -1 : x->path > y->path;
 }
 
-/* Append the cells of TAB to R's records (paths resolved).  */
+/* by_site_and_path, then by thread.  */
+static int
+by_site_path_and_thread (const void *a, const void *b)
+{
+  const struct zi_record *x = a, *y = b;
+  int r = by_site_and_path (a, b);
+  return r ? r : x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* Add the counters FROM to TO.  */
 static void
-add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab)
+counters_add (struct zi_counters *to, const struct zi_counters *from)
+{
+  to->elements += from->elements;
+  to->redundant_bytes += from->redundant_bytes;
+  to->zero_elements += from->zero_elements;
+  to->or_lo |= from->or_lo;
+  to->or_hi |= from->or_hi;
+}
+
+/* Append the cells of TAB, loaded by THREAD (a row of R, or
+   ZI_ENDED_THREADS), to R's records (paths resolved).  */
+static void
+add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab, int32_t thread)
 {
   for (size_t i = 0; tab->cells && i <= tab->mask; i++)
     {
@@ -86,32 +107,65 @@ add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab)
       rec->site = zi_site_get (cell->slot);
       rec->path = zi_record_path (&r->paths, rec->site,
                                   zi_ctx_is_node (cell->ctx) ? cell->ctx : NULL);
+      rec->thread = thread;
+      rec->part_first = rec->nparts = 0;
       rec->c = cell->c;
       rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
     }
 }
 
-/* Sort R's records by (site, path) and merge equal neighbours (a context
-   reached in several threads), then compute the totals.  */
+/* Append PART to R's parts.  */
+static void
+add_part (struct zi_report *r, size_t *cap, int32_t thread, const struct zi_counters *c)
+{
+  if (r->nparts == *cap)
+    {
+      *cap = *cap ? 2 * *cap : 64;
+      r->parts = realloc (r->parts, *cap * sizeof *r->parts);
+      if (!r->parts)
+        abort ();
+    }
+  r->parts[r->nparts++] = (struct zi_thread_part) { thread, *c };
+}
+
+/* Sort R's records by (site, path, thread) and merge equal neighbours: one
+   record per site and path.  Those that several threads loaded keep each
+   thread's share in R's parts (a thread's cells of one path summed first).
+   Then compute the totals.  */
 static void
 merge_records (struct zi_report *r)
 {
-  qsort (r->records, r->nrecords, sizeof *r->records, by_site_and_path);
-  size_t out = 0;
-  for (size_t i = 0; i < r->nrecords; i++)
+  qsort (r->records, r->nrecords, sizeof *r->records, by_site_path_and_thread);
+  size_t out = 0, part_cap = 0;
+  for (size_t i = 0; i < r->nrecords;)
     {
-      struct zi_record *rec = &r->records[i];
-      if (out && by_site_and_path (&r->records[out - 1], rec) == 0)
+      /* The run [i, j) of one site and path.  */
+      size_t j = i + 1;
+      while (j < r->nrecords && by_site_and_path (&r->records[i], &r->records[j]) == 0)
+        j++;
+      struct zi_record merged = r->records[i];
+      int several = r->records[j - 1].thread != merged.thread;
+      if (several)
         {
-          struct zi_counters *d = &r->records[out - 1].c;
-          d->elements += rec->c.elements;
-          d->redundant_bytes += rec->c.redundant_bytes;
-          d->zero_elements += rec->c.zero_elements;
-          d->or_lo |= rec->c.or_lo;
-          d->or_hi |= rec->c.or_hi;
-          continue;
+          merged.thread = ZI_SEVERAL_THREADS;
+          merged.part_first = (uint32_t) r->nparts;
         }
-      r->records[out++] = *rec;
+      for (size_t k = i; k < j; k++)
+        {
+          const struct zi_record *rec = &r->records[k];
+          if (k > i)
+            counters_add (&merged.c, &rec->c);
+          if (!several)
+            continue;
+          if (k > i && rec->thread == rec[-1].thread)
+            counters_add (&r->parts[r->nparts - 1].c, &rec->c);
+          else
+            add_part (r, &part_cap, rec->thread, &rec->c);
+        }
+      if (several)
+        merged.nparts = (uint32_t) (r->nparts - merged.part_first);
+      r->records[out++] = merged;
+      i = j;
     }
   r->nrecords = out;
   for (size_t i = 0; i < r->nrecords; i++)
@@ -269,10 +323,11 @@ zi_finish (const char *why)
   size_t nthreads = 0, cap = 0;
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     nthreads++;
-  add_cells (&r, &cap, &zi_ended_counters);
+  add_cells (&r, &cap, &zi_ended_counters, ZI_ENDED_THREADS);
   r.threads = calloc (nthreads ? nthreads : 1, sizeof *r.threads);
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
+      int32_t row_index = (int32_t) (nthreads - 1 - r.nthreads);
       struct zi_thread_row *row = &r.threads[nthreads - 1 - r.nthreads++];
       row->id = t->id;
       row->merged = t->merged;
@@ -289,7 +344,7 @@ zi_finish (const char *why)
           zi_contexts_fold (t, &copy, 0);
           counters = &copy;
         }
-      add_cells (&r, &cap, counters);
+      add_cells (&r, &cap, counters, row_index);
       zi_thread_totals_of (t, counters, row->totals);
       zi_table_free (&copy);
       for (int c = 0; c < ZI_NCLASSES; c++)
@@ -336,6 +391,7 @@ zi_finish (const char *why)
     }
   zi_paths_free (&r.paths);
   free (r.records);
+  free (r.parts);
   free (r.threads);
   zi_data_records_free (&r);
   resume_others ();

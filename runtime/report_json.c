@@ -34,7 +34,11 @@
    "elem_type" per site, "lanes" (elements per load), and per frame
    "inlined": true (GCC inlined this frame into the next) and
    "parallel_region": true (an OpenMP outlined body, shown under its source
-   function's name).  Byte maps: byte_map.c.  */
+   function's name); per code record, when the program ran more than one
+   thread, "thread": the thread that loaded it (-1: threads that ended
+   before the report, whose counters are merged), or "threads": [[thread,
+   loads, elements, bytes, redundant_bytes, zero_elements, redmap], ...]
+   when several did (finish.c, merge_records).  Byte maps: byte_map.c.  */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -155,20 +159,51 @@ json_sites (FILE *f, const struct sites *t)
   fputs ("\n  ]", f);
 }
 
+/* The id of thread T of record threads (a row of R, or ZI_ENDED_THREADS:
+   -1).  */
+static long
+thread_id (const struct zi_report *r, int32_t t)
+{
+  return t >= 0 && (size_t) t < r->nthreads ? (long) r->threads[t].id : -1L;
+}
+
 static void
-json_record (FILE *f, struct sites *sites, const struct zi_record *rec)
+json_record (FILE *f, struct sites *sites, const struct zi_report *r, const struct zi_record *rec)
 {
   const struct zi_site_info *s = rec->site;
   char redmap[64];
   zi_redmap (s, &rec->c, redmap, sizeof redmap);
   fprintf (f, "    {\"site\": %d, \"loads\": %llu, \"elements\": %llu, \"bytes\": %llu, "
               "\"redundant_bytes\": %llu, \"zero_elements\": %llu, \"redmap\": \"%s\", "
-              "\"context\": %d}",
+              "\"context\": %d",
            (int) site_index (sites, s), (unsigned long long) zi_counters_loads (s, &rec->c),
            (unsigned long long) rec->c.elements,
            (unsigned long long) zi_counters_bytes (s, &rec->c),
            (unsigned long long) rec->c.redundant_bytes,
            (unsigned long long) rec->c.zero_elements, redmap, (int) rec->path);
+  /* Which thread loaded it (left out when one thread did all): one id
+     (-1: threads that ended before the report, merged), or each thread's
+     share as [thread, loads, elements, bytes, redundant_bytes,
+     zero_elements, redmap].  */
+  if (rec->thread == ZI_SEVERAL_THREADS)
+    {
+      fputs (", \"threads\": [", f);
+      for (uint32_t i = 0; i < rec->nparts; i++)
+        {
+          const struct zi_thread_part *p = &r->parts[rec->part_first + i];
+          zi_redmap (s, &p->c, redmap, sizeof redmap);
+          fprintf (f, "%s[%ld, %llu, %llu, %llu, %llu, %llu, \"%s\"]", i ? ", " : "",
+                   thread_id (r, p->thread), (unsigned long long) zi_counters_loads (s, &p->c),
+                   (unsigned long long) p->c.elements,
+                   (unsigned long long) zi_counters_bytes (s, &p->c),
+                   (unsigned long long) p->c.redundant_bytes,
+                   (unsigned long long) p->c.zero_elements, redmap);
+        }
+      fputc (']', f);
+    }
+  else if (r->nthreads > 1 || rec->thread != 0)
+    fprintf (f, ", \"thread\": %ld", thread_id (r, rec->thread));
+  fputc ('}', f);
 }
 
 static void
@@ -267,7 +302,7 @@ zi_write_json (const struct zi_report *r, FILE *f)
     if (zi_types[r->records[i].site->type].kind != ZI_KIND_OTHER)
       {
         fputs (first ? "\n" : ",\n", f);
-        json_record (f, &sites, &r->records[i]);
+        json_record (f, &sites, r, &r->records[i]);
         first = 0;
       }
   fputs ("\n  ],\n  \"other\": [", f);

@@ -709,6 +709,19 @@ void zi_dslots_stale (void) ZI_HIDDEN;
 struct zi_record {
   const struct zi_site_info *site;
   int32_t path;                      /* full call path: index into the report's paths */
+  /* The thread whose loads these are: an index into the report's thread
+     rows, ZI_ENDED_THREADS for threads that ended before the report (their
+     counters are merged), ZI_SEVERAL_THREADS when several contributed:
+     then parts[part_first .. part_first + nparts) are their shares.  */
+  int32_t thread;
+  uint32_t part_first, nparts;
+  struct zi_counters c;
+};
+#define ZI_ENDED_THREADS (-1)
+#define ZI_SEVERAL_THREADS (-2)
+/* One thread's share of a record loaded by several.  */
+struct zi_thread_part {
+  int32_t thread;                    /* as zi_record.thread: a row or ZI_ENDED_THREADS */
   struct zi_counters c;
 };
 struct zi_data_record {
@@ -748,6 +761,8 @@ struct zi_report {
   size_t ndata;
   struct zi_totals data_totals[ZI_NCLASSES][ZI_DATA_KINDS];
   struct zi_paths paths;             /* every record's path */
+  struct zi_thread_part *parts;      /* of records loaded by several threads */
+  size_t nparts;
 };
 void zi_data_records (struct zi_report *r) ZI_HIDDEN;         /* data_records.c */
 void zi_data_records_free (struct zi_report *r) ZI_HIDDEN;

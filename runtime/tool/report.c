@@ -95,6 +95,7 @@ static const struct field code_fields[] = {
   { "zero_elements", T_COUNT, 1 },
   { "redmap", T_STRING, 1 },
   { "call_path", T_ARRAY, 1 },
+  { "threads", T_ARRAY, 0 }, /* each thread's share (check_thread_part) */
   { NULL, T_ANY, 0 },
 };
 
@@ -319,6 +320,24 @@ check_member (const char *file, const char *where, const json_t *obj, const char
   return check_fields (file, member_path (path, where, key, NO_INDEX), v, fields);
 }
 
+/* One thread's share of a code record loaded by several: [thread (-1:
+   ended threads), loads, elements, bytes, redundant_bytes, zero_elements,
+   redmap].  */
+static int
+check_thread_part (const char *file, const char *where, const json_t *part)
+{
+  int ok = json_is_array (part) && json_array_size (part) == 7
+           && json_is_integer (json_array_get (part, 0))
+           && json_integer_value (json_array_get (part, 0)) >= -1
+           && json_is_string (json_array_get (part, 6));
+  for (size_t i = 1; ok && i < 6; i++)
+    ok = has_type (json_array_get (part, i), T_COUNT);
+  return ok ? 0
+            : check_failed (file, where, NULL,
+                            "expected [thread, loads, elements, bytes, redundant_bytes, "
+                            "zero_elements, redmap]");
+}
+
 static const char *const kind_values[] = { "int", "float", NULL };
 static const char *const object_values[] = { "static", "heap", NULL };
 
@@ -328,8 +347,14 @@ check_code_record (const char *file, const char *where, const json_t *rec)
 {
   if (check_fields (file, where, rec, code_fields)
       || check_choice (file, where, rec, "kind", kind_values)
-      || check_member (file, where, rec, "site", site_fields))
+      || check_member (file, where, rec, "site", site_fields)
+      || check_array (file, where, rec, "threads", check_thread_part))
     return -1;
+  /* "thread": the one thread that loaded it; -1: threads that ended
+     before the report.  */
+  const json_t *thread = json_object_get (rec, "thread");
+  if (thread && !(json_is_integer (thread) && json_integer_value (thread) >= -1))
+    return check_failed (file, where, "thread", "expected a thread number or -1");
   return frames_checked ? 0 : check_array (file, where, rec, "call_path", check_frame);
 }
 

@@ -66,7 +66,7 @@ show_help (FILE *out)
 {
   fputs ("Usage: zeroinst show DIR|FILE [--top N] [--kind int|float|all] [--paths]\n"
          "                     [--no-advice] [--sort KEY] [--min-share P]\n"
-         "                     [--function NAME] [--file FILE]\n"
+         "                     [--function NAME] [--file FILE] [--thread N]\n"
          "                     [--by function|file|line | --tree top-down|bottom-up]\n"
          "\n"
          "Prints the report in DIR (a report directory, reading DIR/report.json) or\n"
@@ -86,6 +86,9 @@ show_help (FILE *out)
          "  --min-share P leave out records under P% of their kind's redundant bytes\n"
          "  --function F  only the sites in function F or called from it (and the\n"
          "                heap groups allocated under it)\n"
+         "  --thread N    only what thread N loaded, shares of its totals (-1: the\n"
+         "                threads that ended before the report, whose loads are\n"
+         "                merged); code sites only\n"
          "  --file FILE   only the sites in FILE (the same path, or one ending in\n"
          "                the other after a '/'; heap groups allocated in it)\n"
          "  --by V        instead of the sites, totals per function (self: its own\n"
@@ -156,7 +159,7 @@ static int
 parse_options (int argc, char **argv, struct show_options *opts)
 {
   *opts = (struct show_options) { NULL, DEFAULT_TOP, -1, 0, 1, 0, "redundant_bytes",
-                                  "redundant_bytes", -1.0, NULL, NULL, 0, 0 };
+                                  "redundant_bytes", -1.0, NULL, NULL, 0, 0, 0, 0 };
   int only_operands = 0;
   for (int i = 1; i < argc; i++)
     {
@@ -217,6 +220,18 @@ parse_options (int argc, char **argv, struct show_options *opts)
           if (r != 1)
             return EXIT_USAGE;
           opts->function = value;
+        }
+      else if ((r = tool_option_value ("show", argc, argv, &i, "--thread", &value)) != 0)
+        {
+          char *end;
+          if (r != 1)
+            return EXIT_USAGE;
+          opts->thread = strtol (value, &end, 10);
+          if (end == value || *end || opts->thread < -1)
+            return tool_usage_error ("show", "--thread needs a thread number (-1: the threads "
+                                             "that ended before the report), not '%s'",
+                                     value);
+          opts->thread_given = 1;
         }
       else if ((r = tool_option_value ("show", argc, argv, &i, "--file", &value)) != 0)
         {
@@ -676,6 +691,115 @@ filter_records (json_t *root, const struct show_options *opts)
   return 0;
 }
 
+/* The thread of code record REC's loads: its "thread", or -2 when several
+   threads' shares are in its "threads", or ONLY (the report's one thread)
+   when it says nothing.  */
+static long
+record_thread (const json_t *rec, long only)
+{
+  const json_t *t = json_object_get (rec, "thread");
+  if (json_object_get (rec, "threads"))
+    return -2;
+  return t ? (long) json_integer_value (t) : only;
+}
+
+/* Set by select_thread when the thread asked for has a row but no sites
+   of its own: it ended before the report.  */
+static int ended_thread_row;
+
+/* Apply --thread N to ROOT: keep the code sites thread N loaded, each with
+   N's share of its counts, and make N's totals the kind totals (shares are
+   of the thread).  Records of several threads carry each one's share;
+   threads that ended before the report are one merged group, -1.  Data
+   objects and not-analysed loads are not per thread and are left out.
+   Returns 0, or EXIT_BAD_INPUT after a message.  */
+static int
+select_thread (json_t *root, const char *input, long n)
+{
+  json_t *threads = json_object_get (root, "threads"), *row, *kept = json_array ();
+  json_t *code = json_object_get (root, "code"), *rec;
+  size_t i;
+  const json_t *mine = NULL;
+  long only = json_array_size (threads) == 1
+                  ? (long) json_integer_value (json_object_get (json_array_get (threads, 0),
+                                                                 "thread"))
+                  : -3;
+  json_array_foreach (threads, i, row)
+    if (json_integer_value (json_object_get (row, "thread")) == n)
+      mine = row;
+  uint64_t totals[2][4] = { { 0 } };
+  static const char *const keys[] = { "elements", "bytes", "redundant_bytes", "zero_elements" };
+  static const char *const part_keys[] = { "loads", "elements", "bytes", "redundant_bytes",
+                                           "zero_elements" };
+  size_t attributed = 0;
+  json_array_foreach (code, i, rec)
+    attributed += json_object_get (rec, "thread") || json_object_get (rec, "threads");
+  if (only == -3 && json_array_size (code) && !attributed)
+    {
+      tool_error ("%s: the report does not say which thread loaded each site (it was written "
+                  "by a zeroinst without per-thread records)",
+                  input);
+      return EXIT_BAD_INPUT;
+    }
+  json_array_foreach (code, i, rec)
+    {
+      long t = record_thread (rec, only);
+      json_t *share = NULL;
+      if (t == n)
+        share = json_incref (rec);
+      else if (t == -2)
+        {
+          size_t p;
+          json_t *part;
+          json_array_foreach (json_object_get (rec, "threads"), p, part)
+            if (json_integer_value (json_array_get (part, 0)) == n)
+              {
+                share = json_copy (rec);
+                for (size_t c = 0; share && c < 5; c++)
+                  json_object_set (share, part_keys[c], json_array_get (part, c + 1));
+                if (share)
+                  {
+                    json_object_set (share, "redmap", json_array_get (part, 6));
+                    json_object_del (share, "threads");
+                    json_object_set_new (share, "thread", json_integer (n));
+                  }
+              }
+        }
+      if (!share)
+        continue;
+      int k = strcmp (json_str (share, "kind"), "int") ? 1 : 0;
+      for (size_t c = 0; c < 4; c++)
+        totals[k][c] += json_count (share, keys[c]);
+      json_array_append_new (kept, share);
+    }
+  if (json_array_size (kept) == 0 && only == -3 && !mine)
+    {
+      if (n < 0)
+        tool_error ("%s: no loads of threads that ended before the report", input);
+      else
+        tool_error ("%s: no thread %ld in the report", input, n);
+      return EXIT_BAD_INPUT;
+    }
+  ended_thread_row = n >= 0 && mine && json_array_size (kept) == 0;
+  json_object_set_new (root, "code", kept);
+  json_object_set_new (root, "other", json_array ());
+  json_object_set_new (root, "data", json_array ());
+  /* The kind totals: the thread's row, or for -1 (no row of its own) the
+     sum of its records.  */
+  json_t *summary = json_object ();
+  for (int k = 0; k < 2; k++)
+    {
+      const char *kind = k ? "float" : "int";
+      json_t *t = mine && n >= 0 ? json_incref (json_object_get (mine, kind)) : json_object ();
+      if (!mine || n < 0)
+        for (size_t c = 0; c < 4; c++)
+          json_object_set_new (t, keys[c], json_integer ((json_int_t) totals[k][c]));
+      json_object_set_new (summary, kind, t);
+    }
+  json_object_set_new (root, "summary", summary);
+  return 0;
+}
+
 /* `zeroinst show ...`: returns the exit status.  */
 int
 show_run (int argc, char **argv)
@@ -697,7 +821,15 @@ show_run (int argc, char **argv)
       tool_error ("out of memory");
       return EXIT_BAD_INPUT;
     }
+  if (opts.thread_given && select_thread (report.root, opts.input, opts.thread))
+    return EXIT_BAD_INPUT;
   print_header (report.root);
+  if (opts.thread_given)
+    printf ("only thread %ld%s: its loads, shares of its totals\n", opts.thread,
+            opts.thread < 0 ? " (the threads that ended before the report)" : "");
+  if (opts.thread_given && opts.thread >= 0 && ended_thread_row)
+    printf ("(thread %ld ended before the report: its sites are among those of --thread -1)\n",
+            opts.thread);
   if (opts.function || opts.file)
     printf ("only sites%s%s%s%s\n", opts.function ? " in or called from " : "",
             opts.function ? opts.function : "", opts.file ? " in file " : "",

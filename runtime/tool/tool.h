@@ -58,6 +58,8 @@ struct show_options
   int by;                /* aggregate by 0 site (none), 1 function, 2 file,
                             3 line */
   int tree;              /* 0 none, 1 top-down, 2 bottom-up call tree */
+  int thread_given;      /* --thread was given ... */
+  long thread;           /* ... with this thread (-1: those that ended) */
 };
 
 /* views.c: the aggregated view (--by) or the call tree (--tree) of the
