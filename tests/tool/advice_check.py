@@ -14,10 +14,9 @@ no advice line at all.
 """
 import os
 import re
-import subprocess
 import sys
 
-from tool_run import run
+from tool_run import profile, run
 
 NARROW = "advice: narrower type: values fit in {bits} bits, unsigned (top {top} of {n} bytes " \
          "zero in every load): {type} would load {saved} fewer bytes ({pct})"
@@ -93,13 +92,7 @@ def blocks(text):
 
 def main():
     bin_dir, source, work = sys.argv[1:4]
-    os.makedirs(work, exist_ok=True)
-    prog = os.path.join(work, "advice-prog")
-    report = os.path.join(work, "report")
-    subprocess.run(["rm", "-rf", report], check=True)
-    run([os.path.join(bin_dir, "zeroinst-cc"), "-O1", "-g", source, "-o", prog])
-    env = dict(os.environ, ZEROINST_MODE="code,data", ZEROINST_OUTPUT=report)
-    run([prog], env=env)
+    _, report = profile(bin_dir, source, work, "advice-prog", env={"ZEROINST_MODE": "code,data"})
     tool = os.path.join(bin_dir, "zeroinst")
     shown = blocks(run([tool, "show", report, "--top", "0"]))
     failures = []

@@ -13,25 +13,19 @@ neither run loaded a float.
 """
 import os
 import re
-import subprocess
 import sys
 
-from tool_run import run
+from tool_run import profile, run
 
 
 def main():
     bin_dir, source, work = sys.argv[1:4]
-    os.makedirs(work, exist_ok=True)
     reports = []
     for name, flags in (("before", []), ("after", ["-DFIXED"])):
-        prog = os.path.join(work, "diff-prog-" + name)
-        report = os.path.join(work, "report-" + name)
-        subprocess.run(["rm", "-rf", report], check=True)
-        run([os.path.join(bin_dir, "zeroinst-cc"), "-O1", "-g", *flags, source, "-o", prog])
-        out = run([prog], env=dict(os.environ, ZEROINST_MODE="code,data",
-                                   ZEROINST_OUTPUT=report))
+        out, report = profile(bin_dir, source, work, "diff-prog-" + name, flags,
+                              {"ZEROINST_MODE": "code,data"})
         if out != "301500\n":
-            raise SystemExit("%s printed %r, not the sum 301500" % (prog, out))
+            raise SystemExit("diff-prog-%s printed %r, not the sum 301500" % (name, out))
         reports.append(report)
     # The line of the fixed build's load: the second "s += counts[i]".
     with open(source) as f:

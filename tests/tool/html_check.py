@@ -34,7 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import report_format  # noqa: E402
-from tool_run import run  # noqa: E402
+from tool_run import profile, run  # noqa: E402
 
 BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                  "--no-first-run", "--disable-extensions"]
@@ -60,13 +60,9 @@ def chromium(args, work):
 
 def main():
     bin_dir, source, work = sys.argv[1:4]
-    os.makedirs(work, exist_ok=True)
-    prog = os.path.join(work, "advice-prog")
-    report = os.path.join(work, "report")
     page = os.path.join(work, "page.html")
-    subprocess.run(["rm", "-rf", report, page], check=True)
-    run([os.path.join(bin_dir, "zeroinst-cc"), "-O1", "-g", source, "-o", prog])
-    run([prog], env=dict(os.environ, ZEROINST_MODE="code,data", ZEROINST_OUTPUT=report))
+    subprocess.run(["rm", "-f", page], check=True)
+    _, report = profile(bin_dir, source, work, "advice-prog", env={"ZEROINST_MODE": "code,data"})
     tool = os.path.join(bin_dir, "zeroinst")
     run([tool, "html", report, "-o", page])
     with open(page) as f:

@@ -14,13 +14,12 @@ workers depend on which registered first, so they are found by their
 counts.
 """
 import os
-import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import report_format  # noqa: E402
-from tool_run import run  # noqa: E402
+from tool_run import profile, run  # noqa: E402
 
 # (loads, elements, bytes, redundant_bytes, zero_elements) per sum(n).
 SUM = {100: (100, 100, 800, 701, 1), 300: (300, 300, 2400, 2102, 2), 500: (500, 500, 4000, 3503, 3)}
@@ -28,12 +27,8 @@ SUM = {100: (100, 100, 800, 701, 1), 300: (300, 300, 2400, 2102, 2), 500: (500, 
 
 def main():
     bin_dir, source, work = sys.argv[1:4]
-    os.makedirs(work, exist_ok=True)
-    prog = os.path.join(work, "threads-prog")
-    report = os.path.join(work, "report")
-    subprocess.run(["rm", "-rf", report], check=True)
-    run([os.path.join(bin_dir, "zeroinst-cc"), "-O1", "-g", "-pthread", source, "-o", prog])
-    if run([prog], env=dict(os.environ, ZEROINST_OUTPUT=report)) != "4950\n":
+    out, report = profile(bin_dir, source, work, "threads-prog", ["-pthread"])
+    if out != "4950\n":
         raise SystemExit("threads-prog printed the wrong sum")
     rep = report_format.load(os.path.join(report, "report.json"))
     failures = []
