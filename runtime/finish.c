@@ -108,7 +108,6 @@ add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab, int32_t
       rec->path = zi_record_path (&r->paths, rec->site,
                                   zi_ctx_is_node (cell->ctx) ? cell->ctx : NULL);
       rec->thread = thread;
-      rec->part_first = rec->nparts = 0;
       rec->c = cell->c;
       rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
     }
@@ -125,7 +124,7 @@ add_part (struct zi_report *r, size_t *cap, int32_t thread, const struct zi_coun
       if (!r->parts)
         abort ();
     }
-  r->parts[r->nparts++] = (struct zi_thread_part) { thread, *c };
+  r->parts[r->nparts++] = (struct zi_thread_part) { thread, 0, *c };
 }
 
 /* Sort R's records by (site, path, thread) and merge equal neighbours: one
@@ -146,10 +145,7 @@ merge_records (struct zi_report *r)
       struct zi_record merged = r->records[i];
       int several = r->records[j - 1].thread != merged.thread;
       if (several)
-        {
-          merged.thread = ZI_SEVERAL_THREADS;
-          merged.part_first = (uint32_t) r->nparts;
-        }
+        merged.thread = ZI_SEVERAL_THREADS (r->nparts);
       for (size_t k = i; k < j; k++)
         {
           const struct zi_record *rec = &r->records[k];
@@ -163,7 +159,7 @@ merge_records (struct zi_report *r)
             add_part (r, &part_cap, rec->thread, &rec->c);
         }
       if (several)
-        merged.nparts = (uint32_t) (r->nparts - merged.part_first);
+        r->parts[r->nparts - 1].last = 1;
       r->records[out++] = merged;
       i = j;
     }

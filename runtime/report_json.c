@@ -185,19 +185,21 @@ json_record (FILE *f, struct sites *sites, const struct zi_report *r, const stru
      (-1: threads that ended before the report, merged), or each thread's
      share as [thread, loads, elements, bytes, redundant_bytes,
      zero_elements, redmap].  */
-  if (rec->thread == ZI_SEVERAL_THREADS)
+  if (rec->thread < ZI_ENDED_THREADS)
     {
       fputs (", \"threads\": [", f);
-      for (uint32_t i = 0; i < rec->nparts; i++)
+      for (size_t i = ZI_FIRST_PART (rec->thread), first = i;; i++)
         {
-          const struct zi_thread_part *p = &r->parts[rec->part_first + i];
+          const struct zi_thread_part *p = &r->parts[i];
           zi_redmap (s, &p->c, redmap, sizeof redmap);
-          fprintf (f, "%s[%ld, %llu, %llu, %llu, %llu, %llu, \"%s\"]", i ? ", " : "",
+          fprintf (f, "%s[%ld, %llu, %llu, %llu, %llu, %llu, \"%s\"]", i > first ? ", " : "",
                    thread_id (r, p->thread), (unsigned long long) zi_counters_loads (s, &p->c),
                    (unsigned long long) p->c.elements,
                    (unsigned long long) zi_counters_bytes (s, &p->c),
                    (unsigned long long) p->c.redundant_bytes,
                    (unsigned long long) p->c.zero_elements, redmap);
+          if (p->last)
+            break;
         }
       fputc (']', f);
     }

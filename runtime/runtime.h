@@ -710,18 +710,20 @@ struct zi_record {
   const struct zi_site_info *site;
   int32_t path;                      /* full call path: index into the report's paths */
   /* The thread whose loads these are: an index into the report's thread
-     rows, ZI_ENDED_THREADS for threads that ended before the report (their
-     counters are merged), ZI_SEVERAL_THREADS when several contributed:
-     then parts[part_first .. part_first + nparts) are their shares.  */
+     rows, or ZI_ENDED_THREADS for threads that ended before the report
+     (their counters are merged); when several contributed, their shares
+     are the report's parts from ZI_FIRST_PART (thread) to the one marked
+     last.  (It fills what was padding: records stay 56 bytes.)  */
   int32_t thread;
-  uint32_t part_first, nparts;
   struct zi_counters c;
 };
 #define ZI_ENDED_THREADS (-1)
-#define ZI_SEVERAL_THREADS (-2)
+#define ZI_SEVERAL_THREADS(first) (-2 - (int32_t) (first))
+#define ZI_FIRST_PART(thread) ((size_t) (-2 - (thread)))
 /* One thread's share of a record loaded by several.  */
 struct zi_thread_part {
   int32_t thread;                    /* as zi_record.thread: a row or ZI_ENDED_THREADS */
+  int32_t last;                      /* the record's last share */
   struct zi_counters c;
 };
 struct zi_data_record {
