@@ -5,11 +5,13 @@
    (SPEC §1).  The rules:
 
    - Name.  ZEROINST_OUTPUT with %p (pid), %h (host name), %r (MPI rank,
-     see rank_from_environment) and %% (a %); relative to the directory the
+     see zi_output_rank) and %% (a %); relative to the directory the
      program started in.  A forked child whose ZEROINST_OUTPUT has no %p
      gets "-<pid>" appended (its parent may not have written its own yet).
-     Default: zeroinst-<program>-<pid> in the start directory, the program
-     name shortened so that the name fits a file name.
+     Default: zeroinst-<program>-<pid> in the start directory, or
+     zeroinst-<program>-r<rank>-<pid> when a launcher gave the process an
+     MPI rank, the program name shortened so that the name fits a file
+     name.
    - Uniqueness.  mkdir(NAME) failing with EEXIST means another process (a
      process that exec'ed itself keeps its pid, concurrent runs share a
      ZEROINST_OUTPUT) or another user has it: NAME.1, NAME.2, ...,
@@ -63,9 +65,11 @@ zi_remember_start (void)
   start_pid = getpid ();
 }
 
-/* The MPI rank the launcher gave this process, or NULL.  */
-static const char *
-rank_from_environment (void)
+/* The MPI rank the launcher gave this process (digits), or NULL: the
+   first of these variables that holds a number.  No MPI library is
+   involved; report.json has it as "rank".  */
+const char *
+zi_output_rank (void)
 {
   static const char *const vars[] = {
     "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID",
@@ -110,7 +114,7 @@ zi_output_expand (const char *pattern, pid_t pid, char *out, size_t size, const 
             add = host;
             break;
           case 'r':
-            add = rank_from_environment ();
+            add = zi_output_rank ();
             if (!add)
               add = "norank";
             break;
@@ -205,9 +209,14 @@ directory_name (char *out, size_t size)
     }
   if (!zi_config.output)
     {
-      /* zeroinst-<program>-<pid>, the program name cut to fit a name.  */
-      char suffix[32];
-      snprintf (suffix, sizeof suffix, "-%d", (int) pid);
+      /* zeroinst-<program>[-r<rank>]-<pid>, the program name cut to fit a
+         name.  */
+      char suffix[64];
+      const char *rank = zi_output_rank ();
+      if (rank && strlen (rank) < 20)
+        snprintf (suffix, sizeof suffix, "-r%s-%d", rank, (int) pid);
+      else
+        snprintf (suffix, sizeof suffix, "-%d", (int) pid);
       int room = (int) (NAME_MAX - SUFFIX_ROOM - strlen ("zeroinst-") - strlen (suffix));
       snprintf (name, sizeof name, "zeroinst-%.*s%s", room, program_base (), suffix);
     }

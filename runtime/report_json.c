@@ -34,7 +34,8 @@
    "elem_type" per site, "lanes" (elements per load), and per frame
    "inlined": true (GCC inlined this frame into the next) and
    "parallel_region": true (an OpenMP outlined body, shown under its source
-   function's name); per code record, when the program ran more than one
+   function's name); "rank", the MPI rank the launcher gave the process
+   (output.c, zi_output_rank), when it did; per code record, when the program ran more than one
    thread, "thread": the thread that loaded it (-1: threads that ended
    before the report, whose counters are merged), or "threads": [[thread,
    loads, elements, bytes, redundant_bytes, zero_elements, redmap], ...]
@@ -257,7 +258,12 @@ zi_write_json (const struct zi_report *r, FILE *f)
   struct sites sites = { 0 };
   fputs ("{\n  \"format\": \"zeroinst-report-2\",\n  \"program\": ", f);
   json_string (f, r->program);
-  fprintf (f, ",\n  \"pid\": %d,\n  \"arch\": ", (int) r->pid);
+  fprintf (f, ",\n  \"pid\": %d,", (int) r->pid);
+  /* The MPI rank the launcher gave the process, when it did.  */
+  const char *rank = zi_output_rank ();
+  if (rank && strlen (rank) < 20)    /* (as a number: "007" is 7) */
+    fprintf (f, "\n  \"rank\": %llu,", strtoull (rank, NULL, 10));
+  fputs ("\n  \"arch\": ", f);
   json_string (f, r->arch);
   fprintf (f, ",\n  \"modes\": [%s],\n  \"sampling\": ",
            zi_config.mode_code && zi_data_on ? "\"code\", \"data\""

@@ -786,6 +786,7 @@ int zi_write_json (const struct zi_report *r, FILE *f) ZI_HIDDEN;
 int zi_write_summary (const struct zi_report *r, FILE *f) ZI_HIDDEN;
 
 /* output.c: the report directory (naming, creation, complete files).  */
+const char *zi_output_rank (void) ZI_HIDDEN;
 int zi_output_expand (const char *pattern, pid_t pid, char *out, size_t size, const char **err)
     ZI_HIDDEN;
 int zi_output_open (void) ZI_HIDDEN;                 /* 0, or -1 (said on stderr) */

@@ -613,8 +613,11 @@ print_header (const json_t *root)
   const json_t *modes = json_object_get (root, "modes"), *mode;
   const json_t *sampling = json_object_get (root, "sampling");
   size_t nthreads = json_array_size (json_object_get (root, "threads")), i;
-  printf ("zeroinst report: %s (pid %" PRIu64 ", %s), modes ", json_str (root, "program"),
-          json_count (root, "pid"), json_str (root, "arch"));
+  printf ("zeroinst report: %s (pid %" PRIu64, json_str (root, "program"),
+          json_count (root, "pid"));
+  if (json_is_integer (json_object_get (root, "rank")))
+    printf (", rank %" PRIu64, json_count (root, "rank"));
+  printf (", %s), modes ", json_str (root, "arch"));
   json_array_foreach (modes, i, mode)
     printf ("%s%s", i ? "," : "", json_string_value (mode));
   if (json_array_size (modes) == 0)

@@ -205,6 +205,18 @@ def case_output_patterns():
               and err.endswith("; using the default directory\n") and err.count("\n") == 1,
               "stderr %r" % err)
         common.valid_report(os.path.join(common.TMP, "zeroinst-simple.inst-%d" % p.pid))
+    # The default name and report.json carry the rank a launcher gives
+    # (as a number: "007" is 7); without one, neither does.
+    for env, rank in (({"OMPI_COMM_WORLD_RANK": "007"}, "007"), ({"PMIX_RANK": "2"}, "2"),
+                      ({}, None)):
+        p = subprocess.Popen([exe], cwd=common.TMP, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env=common.env_without_zeroinst(env))
+        _, err = p.communicate(timeout=60)
+        check(p.returncode == 0 and err == "", "status %d stderr %r" % (p.returncode, err))
+        name = "zeroinst-simple.inst-%s%d" % ("r%s-" % rank if rank else "", p.pid)
+        rep = common.valid_report(os.path.join(common.TMP, name))
+        check(rep.get("rank") == (int(rank) if rank else None), "%s: rank %r" % (name, rep.get("rank")))
 
 
 def case_long_program_name():
