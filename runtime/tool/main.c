@@ -98,16 +98,23 @@ tool_reserve (void *p, size_t *cap, size_t n, size_t size)
   return 0;
 }
 
+/* FILE without leading "./": one file has one name in the views.  */
+const char *
+tool_file_name (const char *file)
+{
+  while (file[0] == '.' && file[1] == '/')
+    file += 2;
+  return file;
+}
+
 /* Whether FILE (a site's or a frame's, as the compiler saw it) and NAME
    (given by the user) name one file: equal, or one ends with the other
    after a '/', leading "./" ignored.  */
 int
 tool_same_file (const char *file, const char *name)
 {
-  while (file[0] == '.' && file[1] == '/')
-    file += 2;
-  while (name[0] == '.' && name[1] == '/')
-    name += 2;
+  file = tool_file_name (file);
+  name = tool_file_name (name);
   size_t a = strlen (file), b = strlen (name);
   if (a == b)
     return strcmp (file, name) == 0;

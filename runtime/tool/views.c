@@ -208,9 +208,9 @@ build_by (struct nodes *set, const json_t *root, const char *kind, int by)
       if (by == 1)
         snprintf (key, sizeof key, "%s", json_str (site, "function"));
       else if (by == 2)
-        snprintf (key, sizeof key, "%s", json_str (site, "file"));
+        snprintf (key, sizeof key, "%s", tool_file_name (json_str (site, "file")));
       else
-        snprintf (key, sizeof key, "%s:%" PRIu64, json_str (site, "file"),
+        snprintf (key, sizeof key, "%s:%" PRIu64, tool_file_name (json_str (site, "file")),
                   json_count (site, "line"));
       size_t at = node_get (set, key, key, SIZE_MAX);
       if (at == SIZE_MAX)
@@ -241,7 +241,8 @@ build_by (struct nodes *set, const json_t *root, const char *kind, int by)
 static void
 print_by (const struct nodes *set, int by, const struct show_options *opts)
 {
-  static const char *const what[] = { "", "functions", "files", "lines" };
+  static const char *const what[][2] = { { "", "" }, { "function", "functions" },
+                                         { "file", "files" }, { "line", "lines" } };
   size_t *idx = malloc ((set->n + 1) * sizeof *idx), n = 0;
   if (!idx)
     {
@@ -256,7 +257,7 @@ print_by (const struct nodes *set, int by, const struct show_options *opts)
     }
   sort_indices (set, idx, n);
   size_t shown = opts->top && opts->top < n ? opts->top : n;
-  printf ("%zu %s (self: the sites in it%s)\n", set->n, what[by],
+  printf ("%zu %s (self: the sites in it%s)\n", set->n, what[by][set->n != 1],
           by == 1 ? "; incl: also what its callees loaded" : "");
   for (size_t r = 0; r < shown; r++)
     {
