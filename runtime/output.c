@@ -213,7 +213,7 @@ directory_name (char *out, size_t size)
          name.  */
       char suffix[64];
       const char *rank = zi_output_rank ();
-      if (rank && strlen (rank) < 20)
+      if (rank && strlen (rank) <= 18)
         snprintf (suffix, sizeof suffix, "-r%s-%d", rank, (int) pid);
       else
         snprintf (suffix, sizeof suffix, "-%d", (int) pid);

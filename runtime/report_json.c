@@ -261,7 +261,7 @@ zi_write_json (const struct zi_report *r, FILE *f)
   fprintf (f, ",\n  \"pid\": %d,", (int) r->pid);
   /* The MPI rank the launcher gave the process, when it did.  */
   const char *rank = zi_output_rank ();
-  if (rank && strlen (rank) < 20)    /* (as a number: "007" is 7) */
+  if (rank && strlen (rank) <= 18)   /* (a number, "007" is 7, that fits any reader) */
     fprintf (f, "\n  \"rank\": %llu,", strtoull (rank, NULL, 10));
   fputs ("\n  \"arch\": ", f);
   json_string (f, r->arch);

@@ -156,7 +156,9 @@ struct byte_map
 };
 
 /* Parse the "byte_map" of REC into MAP; 0 when it has none or it is not
-   one the report format defines (then the advice goes without it).  */
+   one the report format defines (then the advice goes without it): its
+   runs must cover at most the map's granules, so that no sum of counts
+   below can wrap.  */
 static int
 byte_map_parse (const json_t *rec, struct byte_map *map)
 {
@@ -166,14 +168,17 @@ byte_map_parse (const json_t *rec, struct byte_map *map)
   size_t cap = 0;
   if (!map->granule || !map->length || !*s)
     return 0;
+  uint64_t granules = map->length / map->granule + (map->length % map->granule != 0);
+  uint64_t covered = 0;
   while (*s)
     {
       char *end;
       if (*s < '0' || *s > '9')
         break;
       uint64_t count = strtoull (s, &end, 10);
-      if (count == 0 || !strchr ("nzx", *end) || !*end)
+      if (count == 0 || !strchr ("nzx", *end) || !*end || count > granules - covered)
         break;
+      covered += count;
       if (tool_reserve (&map->runs, &cap, map->n, sizeof *map->runs))
         break;
       map->runs[map->n++] = (struct run) { count, *end };
@@ -301,7 +306,7 @@ never_read_pattern (const json_t *rec, const struct byte_map *map, char *text, s
       for (size_t i = 3; i + 1 < n && periodic; i++)
         periodic = b[i].count == b[i - 2].count;
       periodic = periodic && b[0].count <= b[2].count && b[n - 1].count <= b[n - 3].count;
-      if (periodic)
+      if (periodic && b[1].count + b[2].count > 0)
         {
           size_t first = b[1].state == 'n' ? 1 : 2;
           uint64_t period = b[1].count + b[2].count, at = 0;

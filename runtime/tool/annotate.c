@@ -122,6 +122,14 @@ annotate_run (int argc, char **argv)
       return EXIT_BAD_INPUT;
     }
 
+  /* SOURCE's number of lines: the counts are kept for those only (a line
+     number in the report is not trusted to size an array).  */
+  size_t file_lines = 0;
+  for (int c; (c = getc (f)) != EOF;)
+    file_lines += c == '\n';
+  rewind (f);
+  size_t beyond[10], nbeyond = 0, more_beyond = 0;
+
   /* The lines' counts, from the code records of SOURCE.  */
   static const char *const kind_names[] = { "int", "float" };
   const json_t *summary = json_object_get (rep.root, "summary");
@@ -140,6 +148,20 @@ annotate_run (int argc, char **argv)
           || !tool_same_file (json_str (site, "file"), source))
         continue;
       size_t n = json_count (site, "line");
+      if (n > file_lines + 1)
+        {
+          /* Past the end (the last line may lack its newline).  */
+          size_t b = 0;
+          while (b < nbeyond && beyond[b] != n)
+            b++;
+          if (b == nbeyond && nbeyond < sizeof beyond / sizeof *beyond)
+            beyond[nbeyond++] = n;
+          else if (b == nbeyond)
+            more_beyond++;
+          sites++;
+          in_file += json_count (rec, "redundant_bytes");
+          continue;
+        }
       if (n >= nlines)
         {
           if (tool_reserve (&lines, &cap, n, sizeof *lines))
@@ -196,17 +218,28 @@ annotate_run (int argc, char **argv)
     }
   free (text);
   fclose (f);
-  /* Sites past the end of SOURCE.  */
+  /* Sites past the end of SOURCE, in line order.  */
   int first = 1;
   for (size_t m = n + 1; m < nlines; m++)
-    if (lines[m].sites)
+    if (lines[m].sites && nbeyond < sizeof beyond / sizeof *beyond)
+      beyond[nbeyond++] = m;
+  for (size_t b = 1; b < nbeyond; b++)
+    for (size_t c = b; c > 0 && beyond[c - 1] > beyond[c]; c--)
       {
-        printf ("%s%zu", first ? "\nsites on lines past the end of the file (was it changed "
-                                 "since the run?): "
-                               : ", ",
-                m);
-        first = 0;
+        size_t t = beyond[c];
+        beyond[c] = beyond[c - 1];
+        beyond[c - 1] = t;
       }
+  for (size_t b = 0; b < nbeyond; b++)
+    {
+      printf ("%s%zu", first ? "\nsites on lines past the end of the file (was it changed "
+                               "since the run?): "
+                             : ", ",
+              beyond[b]);
+      first = 0;
+    }
+  if (more_beyond)
+    printf (" and %zu more", more_beyond);
   if (!first)
     putchar ('\n');
   free (lines);

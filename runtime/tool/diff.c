@@ -10,7 +10,10 @@
      a code site    kind, file, function, expression and the functions of
                     its call path (the line only when the expression is
                     unknown); sites with one identity are summed;
-     a data object  kind and the static object's name, or the functions of
+     a data object  kind and the static object's name, symbol and module
+                    (a shared library's; the program's own name may change
+                    between the two builds), or
+                    the functions of
                     the heap group's allocation path.
    A record found in one report only is "new" or "gone".  Changes are
    ranked by the size of the change in redundant bytes, then in loaded
@@ -159,7 +162,7 @@ code_identity (const json_t *rec, struct buf *id, struct buf *label)
 
 /* The identity and label of data record REC.  */
 static void
-data_identity (const json_t *rec, struct buf *id, struct buf *label)
+data_identity (const json_t *rec, const char *program, struct buf *id, struct buf *label)
 {
   int heap = strcmp (json_str (rec, "object"), "heap") == 0;
   buf_add (id, json_str (rec, "kind"));
@@ -173,6 +176,13 @@ data_identity (const json_t *rec, struct buf *id, struct buf *label)
   else
     {
       buf_add (id, json_str (rec, "name"));
+      buf_add (id, "\x1f");
+      buf_add (id, json_str (rec, "symbol"));
+      /* The module, unless it is the program (whose name the rebuild that
+         is being compared may have changed): a shared library's.  */
+      const char *module = json_str (rec, "module");
+      buf_add (id, "\x1f");
+      buf_add (id, strcmp (module, program) ? module : "");
       buf_add (label, "static ");
       buf_add (label, json_str (rec, "name"));
     }
@@ -180,11 +190,11 @@ data_identity (const json_t *rec, struct buf *id, struct buf *label)
 
 /* Add record REC of report SIDE (0, 1) to SET under its identity.  */
 static int
-match_add (struct matches *set, const json_t *rec, int side, int data)
+match_add (struct matches *set, const json_t *rec, const char *program, int side, int data)
 {
   struct buf id = { 0 }, label = { 0 };
   if (data)
-    data_identity (rec, &id, &label);
+    data_identity (rec, program, &id, &label);
   else
     code_identity (rec, &id, &label);
   if (id.failed || label.failed || !id.s || !label.s)
@@ -347,7 +357,7 @@ compare_records (const json_t *root[2], const char *key, size_t k, size_t top)
       const json_t *rec;
       json_array_foreach (json_object_get (root[side], key), i, rec)
         if (!status && strcmp (json_str (rec, "kind"), kinds[k].name) == 0)
-          status = match_add (&set, rec, side, data);
+          status = match_add (&set, rec, json_str (root[side], "program"), side, data);
     }
   if (!status)
     print_changes (&set, top, data ? "object" : "site");

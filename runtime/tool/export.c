@@ -81,7 +81,8 @@ struct text
 };
 
 /* Append LEN bytes of S to T; unless RAW, each ';' as ',' and each
-   newline as a space (separators of the folded and callgrind formats).
+   newline or \x1f as a space (separators of the folded and callgrind
+   formats, and of callgrind's keys here).
    Returns 0, or -1 when out of memory.  */
 static int
 text_append (struct text *t, const char *s, size_t len, int raw)
@@ -89,7 +90,7 @@ text_append (struct text *t, const char *s, size_t len, int raw)
   if (tool_reserve (&t->s, &t->cap, t->len + len, 1))
     return -1;
   for (size_t i = 0; i < len; i++)
-    t->s[t->len++] = raw ? s[i] : s[i] == ';' ? ',' : s[i] == '\n' ? ' ' : s[i];
+    t->s[t->len++] = raw ? s[i] : s[i] == ';' ? ',' : s[i] == '\n' || s[i] == '\x1f' ? ' ' : s[i];
   t->s[t->len] = '\0';
   return 0;
 }
@@ -232,7 +233,7 @@ callgrind_entry (struct entries *set, struct text *t, const char *fn, const char
   char num[32];
   snprintf (num, sizeof num, SEP "%010" PRIu64, line);
   t->len = 0;
-  if (text_str (t, fn) || text_add (t, SEP, 1) || text_str (t, file) || text_str (t, num))
+  if (text_str (t, fn) || text_add (t, SEP, 1) || text_str (t, file) || text_add (t, num, strlen (num)))
     return NULL;
   if (cfn && (text_add (t, SEP, 1) || text_str (t, cfn) || text_add (t, SEP, 1)
               || text_str (t, cfile)))

@@ -41,7 +41,7 @@ static const char *const kind_names[] = { "int", "float" };
 void
 html_help (FILE *out)
 {
-  fputs ("Usage: zeroinst html DIR|FILE [-o FILE] [--top N]\n"
+  fputs ("Usage: zeroinst html DIR|FILE [-o FILE] [--top N] [--no-source]\n"
          "\n"
          "Writes the report in DIR (or the report.json FILE) as one HTML page that\n"
          "needs nothing else (no network; open it from disk): the totals per kind\n"
@@ -56,6 +56,9 @@ html_help (FILE *out)
          "                standard output\n"
          "  --top N       sites and objects of each kind on the page (default 200;\n"
          "                0: all)\n"
+         "  --no-source   leave the source lines out: the page then holds nothing\n"
+         "                of the files the report names (it reads them otherwise,\n"
+         "                as annotate does, when they can be read here)\n"
          "  -h, --help    print this help\n",
          out);
 }
@@ -137,6 +140,7 @@ where_json (const json_t *site)
   if (len > 0 && (size_t) len < sizeof buf)
     snprintf (buf + len, sizeof buf - (size_t) len, " in %s%s%s", json_str (site, "function"),
               *expr ? ": " : "", expr);
+  tool_utf8_cut (buf);
   return json_string (buf);
 }
 
@@ -252,9 +256,10 @@ sources_json (const json_t *root, json_t *files)
   return out;
 }
 
-/* The page's JSON object for ROOT, TOP sites and objects per kind.  */
+/* The page's JSON object for ROOT, TOP sites and objects per kind, with
+   the source excerpts when SOURCES.  */
 static json_t *
-page_json (const json_t *root, size_t top)
+page_json (const json_t *root, size_t top, int sources)
 {
   json_t *page = json_object (), *sites = json_array (), *objects = json_array ();
   json_t *tree = json_object (), *files = json_object ();
@@ -283,6 +288,7 @@ page_json (const json_t *root, size_t top)
           int len = snprintf (type, sizeof type, "%s", json_str (rec, "elem_type"));
           if (lanes > 1 && len >= 0 && (size_t) len < sizeof type)
             snprintf (type + len, sizeof type - (size_t) len, "x%" PRIu64, lanes);
+          tool_utf8_cut (type);
           json_t *s = json_pack ("{s:s,s:o,s:s,s:I,s:I,s:I,s:I,s:I,s:s,s:o,s:o}", "kind", kind,
                                  "where", where_json (site), "type", type, "loads",
                                  (json_int_t) json_count (rec, "loads"), "elements",
@@ -317,6 +323,7 @@ page_json (const json_t *root, size_t top)
                       json_str (rec, "allocator"));
           else
             snprintf (label, sizeof label, "static %s", json_str (rec, "name"));
+          tool_utf8_cut (label);
           json_t *o = json_pack ("{s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}", "kind", kind,
                                  "label", label, "size", (json_int_t) json_count (rec, "size"),
                                  "bytes", (json_int_t) json_count (rec, "bytes"),
@@ -355,9 +362,22 @@ page_json (const json_t *root, size_t top)
   json_object_set_new (page, "tree", tree);
   json_object_set_new (page, "tree_min_share", json_real (TREE_MIN_SHARE));
   json_object_set_new (page, "total_red", json_integer ((json_int_t) total_red));
-  json_object_set_new (page, "sources", sources_json (root, files));
+  json_object_set_new (page, "sources", sources ? sources_json (root, files) : json_object ());
   json_decref (files);
   return page;
+}
+
+/* json_dump_callback's output: each '<' as \u003c (it is only ever inside
+   a JSON string there), so that nothing in the data ("</script", "<!--")
+   can end or change the script element that holds it.  */
+static int
+dump_escaped (const char *buffer, size_t size, void *data)
+{
+  FILE *out = data;
+  for (size_t i = 0; i < size; i++)
+    if (buffer[i] == '<' ? fputs ("\\u003c", out) == EOF : putc (buffer[i], out) == EOF)
+      return -1;
+  return 0;
 }
 
 /* tool_write's writer: the page for the report of CTX.  */
@@ -365,13 +385,14 @@ struct html_job
 {
   const json_t *root;
   size_t top;
+  int sources;
 };
 
 static int
 write_page (FILE *out, const void *ctx)
 {
   const struct html_job *job = ctx;
-  json_t *page = page_json (job->root, job->top);
+  json_t *page = page_json (job->root, job->top, job->sources);
   if (!page)
     return -2;
   const char *program = json_str (job->root, "program");
@@ -389,9 +410,7 @@ write_page (FILE *out, const void *ctx)
   fprintf (out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<div id=\"app\"></div>\n"
                 "<script id=\"zeroinst-data\" type=\"application/json\">",
            html_css);
-  /* JSON_ESCAPE_SLASH writes "</" as "<\/": the data cannot end the
-     script element.  */
-  int r = json_dumpf (page, out, JSON_COMPACT | JSON_ESCAPE_SLASH);
+  int r = json_dump_callback (page, dump_escaped, out, JSON_COMPACT);
   json_decref (page);
   if (r)
     return -1;
@@ -404,7 +423,7 @@ html_run (int argc, char **argv)
 {
   const char *input = NULL, *output = NULL, *value;
   size_t top = DEFAULT_TOP;
-  int only_operands = 0;
+  int only_operands = 0, sources = 1;
   for (int i = 1; i < argc; i++)
     {
       const char *arg = argv[i];
@@ -422,6 +441,8 @@ html_run (int argc, char **argv)
           html_help (stdout);
           return EXIT_OK;
         }
+      else if (strcmp (arg, "--no-source") == 0)
+        sources = 0;
       else if ((r = tool_option_value ("html", argc, argv, &i, "--top", &value)) != 0)
         {
           if (r != 1 || tool_parse_top ("html", value, &top))
@@ -440,7 +461,7 @@ html_run (int argc, char **argv)
   struct report rep;
   if (report_load (input, &rep))
     return EXIT_BAD_INPUT;
-  struct html_job job = { rep.root, top };
+  struct html_job job = { rep.root, top, sources };
   int status = tool_write (output, write_page, &job);
   report_leave (&rep);
   return status;

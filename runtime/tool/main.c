@@ -10,7 +10,7 @@
                      [--weight W] [-o FILE]
      zeroinst annotate DIR|FILE SOURCE [--kind int|float|all] [--context N]
      zeroinst diff BEFORE AFTER [--top N] [--kind int|float|all]
-     zeroinst html DIR|FILE [-o FILE] [--top N]
+     zeroinst html DIR|FILE [-o FILE] [--top N] [--no-source]
      zeroinst help [COMMAND]
      zeroinst --help | --version
 
@@ -88,14 +88,32 @@ tool_reserve (void *p, size_t *cap, size_t n, size_t size)
   if (n < *cap)
     return 0;
   size_t grown_cap = *cap ? 2 * *cap : 64;
-  while (grown_cap <= n)
+  while (grown_cap <= n && grown_cap <= SIZE_MAX / 2)
     grown_cap *= 2;
+  if (grown_cap <= n || grown_cap > SIZE_MAX / size)
+    return -1;
   void *grown = realloc (*array, grown_cap * size);
   if (!grown)
     return -1;
   *array = grown;
   *cap = grown_cap;
   return 0;
+}
+
+/* Cut S (text that snprintf may have cut short) before a UTF-8 character
+   left incomplete at its end: JSON strings must be whole UTF-8.  */
+void
+tool_utf8_cut (char *s)
+{
+  size_t n = strlen (s), lead = n;
+  while (lead > 0 && n - lead < 4 && ((unsigned char) s[lead - 1] & 0xc0) == 0x80)
+    lead--;
+  if (lead == 0)
+    return;
+  unsigned char c = (unsigned char) s[lead - 1];
+  size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  if (n - (lead - 1) < want)
+    s[lead - 1] = '\0';
 }
 
 /* FILE without leading "./": one file has one name in the views.  */

@@ -98,6 +98,7 @@ size_t tool_table_get (struct tool_table *t, const char *key, int *added);
 void tool_table_free (struct tool_table *t);
 int tool_write (const char *path, int (*write) (FILE *out, const void *ctx), const void *ctx);
 const char *tool_file_name (const char *file);
+void tool_utf8_cut (char *s);
 int tool_same_file (const char *file, const char *name);
 int tool_reserve (void *p, size_t *cap, size_t n, size_t size);
 int tool_output_option (const char *command, int argc, char **argv, int *i,

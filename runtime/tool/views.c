@@ -24,6 +24,7 @@
 #include "tool.h"
 
 #define TREE_MIN_SHARE 1.0
+#define TREE_MAX_DEPTH 1000 /* printed levels (the runtime's paths: 256 frames) */
 
 /* The counts of a view entry.  */
 enum
@@ -212,6 +213,7 @@ build_by (struct nodes *set, const json_t *root, const char *kind, int by)
       else
         snprintf (key, sizeof key, "%s:%" PRIu64, tool_file_name (json_str (site, "file")),
                   json_count (site, "line"));
+      tool_utf8_cut (key);
       size_t at = node_get (set, key, key, SIZE_MAX);
       if (at == SIZE_MAX)
         return -1;
@@ -300,7 +302,9 @@ tree_add (struct nodes *set, const json_t *rec, int top_down)
         }
       else
         frame_label (json_array_get (path, s), label, sizeof label);
+      tool_utf8_cut (label);
       snprintf (key, sizeof key, "%zu\x1f%s", parent, label);
+      tool_utf8_cut (key);
       size_t at = node_get (set, key, label, parent);
       if (at == SIZE_MAX)
         return -1;
@@ -317,6 +321,11 @@ print_node (const struct nodes *set, size_t at, int depth, double min_share, siz
   const struct node *nd = &set->v[at];
   printf ("%6.2f%%  %14" PRIu64 "  %*s%s\n", share_of (set, nd->self), nd->self[C_RED], 2 * depth,
           "", nd->label);
+  if (depth >= TREE_MAX_DEPTH && nd->nchildren)
+    {
+      printf ("%6s   %14s  %*s... deeper levels not shown\n", "", "", 2 * (depth + 1), "");
+      return;
+    }
   sort_indices (set, nd->children, nd->nchildren);
   size_t shown = 0;
   uint64_t hidden = 0;

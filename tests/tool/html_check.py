@@ -21,7 +21,8 @@ DOM (--dump-dom) must show:
   - the advice lines of `zeroinst show` (every one of them);
   - the call tree's root (main) and the source line of the top site.
 
-The page must load nothing from elsewhere (no src= or href= to a URL).  A
+The page must load nothing from elsewhere (no src= or href= to a URL),
+and its embedded data must hold no '<' (html.c writes it as \u003c).  A
 screenshot of the page is kept as WORK_DIR/page.png (the test artifact).
 """
 import html
@@ -70,6 +71,10 @@ def main():
     failures = []
     if re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text):
         failures.append("the page refers to something outside itself")
+    data = re.search(r'<script id="zeroinst-data" type="application/json">(.*?)</script>', text,
+                     re.S)
+    if not data or "<" in data.group(1):
+        failures.append("the embedded data has a '<' (it could end or alter its script)")
 
     dom = chromium(["--dump-dom", "file://" + os.path.abspath(page)], work)
     chromium(["--window-size=1400,2400", "--screenshot=" + os.path.join(work, "page.png"),
