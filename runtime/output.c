@@ -66,8 +66,9 @@ zi_remember_start (void)
 }
 
 /* The MPI rank the launcher gave this process (digits), or NULL: the
-   first of these variables that holds a number.  No MPI library is
-   involved; report.json has it as "rank".  */
+   first of these variables that holds a number of at most 18 digits (so
+   that report.json's "rank" fits any JSON reader's integers).  No MPI
+   library is involved.  */
 const char *
 zi_output_rank (void)
 {
@@ -80,7 +81,7 @@ zi_output_rank (void)
       const char *d = v;
       while (d && *d >= '0' && *d <= '9')
         d++;
-      if (d && d != v && !*d)
+      if (d && d != v && !*d && d - v <= 18)
         return v;
     }
   return NULL;
@@ -213,7 +214,7 @@ directory_name (char *out, size_t size)
          name.  */
       char suffix[64];
       const char *rank = zi_output_rank ();
-      if (rank && strlen (rank) <= 18)
+      if (rank)
         snprintf (suffix, sizeof suffix, "-r%s-%d", rank, (int) pid);
       else
         snprintf (suffix, sizeof suffix, "-%d", (int) pid);

@@ -35,11 +35,12 @@
    "inlined": true (GCC inlined this frame into the next) and
    "parallel_region": true (an OpenMP outlined body, shown under its source
    function's name); "rank", the MPI rank the launcher gave the process
-   (output.c, zi_output_rank), when it did; per code record, when the program ran more than one
-   thread, "thread": the thread that loaded it (-1: threads that ended
-   before the report, whose counters are merged), or "threads": [[thread,
-   loads, elements, bytes, redundant_bytes, zero_elements, redmap], ...]
-   when several did (finish.c, merge_records).  Byte maps: byte_map.c.  */
+   (output.c, zi_output_rank), when it did; per code record, when the
+   program ran more than one thread, "thread": the thread that loaded it
+   (-1: threads that ended before the report, whose counters are merged),
+   or "threads": [[thread, loads, elements, bytes, redundant_bytes,
+   zero_elements, redmap], ...] when several did (finish.c,
+   merge_records).  Byte maps: byte_map.c.  */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -261,7 +262,7 @@ zi_write_json (const struct zi_report *r, FILE *f)
   fprintf (f, ",\n  \"pid\": %d,", (int) r->pid);
   /* The MPI rank the launcher gave the process, when it did.  */
   const char *rank = zi_output_rank ();
-  if (rank && strlen (rank) <= 18)   /* (a number, "007" is 7, that fits any reader) */
+  if (rank)                          /* (as a number: "007" is 7) */
     fprintf (f, "\n  \"rank\": %llu,", strtoull (rank, NULL, 10));
   fputs ("\n  \"arch\": ", f);
   json_string (f, r->arch);

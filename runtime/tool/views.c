@@ -118,11 +118,15 @@ frame_label (const json_t *frame, char *buf, size_t size)
   return buf;
 }
 
-/* The value a node is ranked by: its self counts, then inclusive.  */
+/* Order of node indices for qsort_r (context: the nodes): larger self
+   count first, then larger inclusive count, then label.  Labels are
+   unique among the nodes sorted together (--by keys, a node's children,
+   the roots), so the order is total and the output deterministic.  */
 static int
-compare_index (const struct nodes *set, size_t a, size_t b)
+compare_index (const void *pa, const void *pb, void *ctx)
 {
-  const struct node *x = &set->v[a], *y = &set->v[b];
+  const struct nodes *set = ctx;
+  const struct node *x = &set->v[*(const size_t *) pa], *y = &set->v[*(const size_t *) pb];
   if (x->self[set->sort] != y->self[set->sort])
     return x->self[set->sort] > y->self[set->sort] ? -1 : 1;
   if (x->incl[set->sort] != y->incl[set->sort])
@@ -130,40 +134,11 @@ compare_index (const struct nodes *set, size_t a, size_t b)
   return strcmp (x->label, y->label);
 }
 
-/* Sort the N indices IDX by compare_index: a merge sort, since qsort has
-   no context argument in C11 (insertion sort when no scratch buffer can
-   be had).  */
+/* Sort the N indices IDX of SET's nodes by compare_index.  */
 static void
 sort_indices (const struct nodes *set, size_t *idx, size_t n)
 {
-  size_t *tmp = malloc (n * sizeof *tmp);
-  if (!tmp)
-    {
-      for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && compare_index (set, idx[j - 1], idx[j]) > 0; j--)
-          {
-            size_t t = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = t;
-          }
-      return;
-    }
-  for (size_t width = 1; width < n; width *= 2)
-    {
-      for (size_t lo = 0; lo < n; lo += 2 * width)
-        {
-          size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-          size_t i = lo, j = mid, k = lo;
-          while (i < mid && j < hi)
-            tmp[k++] = compare_index (set, idx[i], idx[j]) <= 0 ? idx[i++] : idx[j++];
-          while (i < mid)
-            tmp[k++] = idx[i++];
-          while (j < hi)
-            tmp[k++] = idx[j++];
-        }
-      memcpy (idx, tmp, n * sizeof *idx);
-    }
-  free (tmp);
+  qsort_r (idx, n, sizeof *idx, compare_index, (void *) set);
 }
 
 static double
