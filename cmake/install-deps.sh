@@ -8,7 +8,7 @@
 #   hyperfine (benchmarks), valgrind (cachegrind for the benchmark,
 #   callgrind_annotate for the callgrind export's test), chromium (the
 #   headless browser that loads `zeroinst html` pages in the tool's
-#   tests), the static libraries libdw needs in a -static link (bz2,
+#   tests), openmpi-bin and libopenmpi-dev (the MPI tests), the static libraries libdw needs in a -static link (bz2,
 #   lzma, z);
 #   cross targets (see cmake/toolchains/README.md): for each target in
 #   ZEROINST_CROSS (default "aarch64 riscv64"; "" for none) its cross
@@ -28,7 +28,8 @@
 set -eu
 packages="gcc g++ gfortran gcc-12-plugin-dev make cmake pkg-config python3
   libjansson-dev libunwind-dev libdw-dev libelf-dev libbz2-dev liblzma-dev zlib1g-dev
-  csmith libcsmith-dev gcc-12-source dpkg-dev xz-utils hyperfine time valgrind chromium"
+  csmith libcsmith-dev gcc-12-source dpkg-dev xz-utils hyperfine time valgrind chromium
+  openmpi-bin libopenmpi-dev"
 foreign="" cross=0
 for t in ${ZEROINST_CROSS-aarch64 riscv64}; do
   case $t in

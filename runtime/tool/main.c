@@ -42,6 +42,8 @@ static const struct command commands[] = {
     annotate_run },
   { "diff", "compare two reports: totals, and the sites and objects that changed", diff_help,
     diff_run },
+  { "merge", "combine the reports of many processes (MPI ranks, forks) into one", merge_help,
+    merge_run },
   { "html", "write a report as one HTML page: tables, call tree, source, heat maps", html_help,
     html_run },
   { "help", "explain a command, or everything", help_help, help_run },

@@ -15,7 +15,9 @@
                     floating value (the report's "other"; only with --kind all);
      data objects   per kind, when the report has data-centric records,
                     each with its advice;
-     threads        per-thread totals, when more than one thread ran.
+     threads        per-thread totals, when more than one thread ran;
+     processes      each process's totals, in a report of zeroinst merge
+                    (which also gets a spread line under each record).
    The metrics are defined in `zeroinst help show` (tool_print_metrics).
    Records are ranked here (stable, largest first) rather than trusting the
    order in the file.  */
@@ -131,7 +133,11 @@ show_help (FILE *out)
          "  Then the loads that were not analysed (aggregate copies and values of\n"
          "  no integer or floating type), the data objects (when the program ran\n"
          "  with ZEROINST_MODE=data), and per-thread totals when more than one\n"
-         "  thread ran.  Percentages are rounded to two decimals.\n"
+         "  thread ran.  A report made by `zeroinst merge` also has, under each\n"
+         "  record, in how many processes it occurs and the minimum, maximum and\n"
+         "  mean of its redundant bytes per process (\"rank R\", or \"pid P\"), and\n"
+         "  at the end each process's totals.  Percentages are rounded to two\n"
+         "  decimals.\n"
          "\n",
          out);
   tool_print_metrics (out);
@@ -379,6 +385,41 @@ type_name (const json_t *rec, char *buf, size_t size)
   return buf;
 }
 
+/* The "processes" of a merged report (merge.c), for the labels of
+   spreads; NULL for the report of one process.  */
+static const json_t *merged_processes;
+
+/* How process I of a merged report is named: by rank when it has one.  */
+static void
+process_label (size_t i, char *buf, size_t size)
+{
+  const json_t *p = json_array_get (merged_processes, i);
+  if (json_is_integer (json_object_get (p, "rank")))
+    snprintf (buf, size, "rank %" PRIu64, json_count (p, "rank"));
+  else
+    snprintf (buf, size, "pid %" PRIu64, json_count (p, "pid"));
+}
+
+/* A merged record's spread over the processes: one line, for its
+   redundant bytes (or its bytes when it has none).  */
+static void
+print_spread (const json_t *rec)
+{
+  const json_t *sp = json_object_get (rec, "spread");
+  if (!merged_processes || !json_is_object (sp))
+    return;
+  const char *key = json_object_get (sp, "redundant_bytes") ? "redundant_bytes" : "bytes";
+  const json_t *v = json_object_get (sp, key);
+  char lo[48], hi[48];
+  process_label (json_count (v, "min_process"), lo, sizeof lo);
+  process_label (json_count (v, "max_process"), hi, sizeof hi);
+  printf ("     in %" PRIu64 " of %zu processes; %s per process: min %" PRIu64
+          " (%s), max %" PRIu64 " (%s), mean %.1f\n",
+          json_count (sp, "processes"), json_array_size (merged_processes),
+          key[0] == 'r' ? "redundant bytes" : "bytes", json_count (v, "min"), lo,
+          json_count (v, "max"), hi, json_real_value (json_object_get (v, "mean")));
+}
+
 /* Column widths of a list of code sites, so that they line up.  */
 struct columns
 {
@@ -402,6 +443,7 @@ print_code_record (size_t rank, const json_t *rec, uint64_t kind_red, const stru
           width->redmap, json_str (rec, "redmap"), width->type, type_name (rec, type, sizeof type),
           json_count (rec, "loads"));
   print_site (json_object_get (rec, "site"));
+  print_spread (rec);
   if (opts->advice)
     advice_print (stdout, rec, NULL, "     ");
   if (json_array_size (path) > 1 || (opts->paths && json_array_size (path) > 0))
@@ -526,6 +568,7 @@ print_data_record (size_t rank, const json_t *rec, const json_t *all, uint64_t k
   printf ("     never loaded %" PRIu64 " of %" PRIu64 " bytes (%.2f%%), always zero %" PRIu64
           " (%.2f%%)\n",
           never, size, percent (never, size), always, percent (always, size));
+  print_spread (rec);
   if (opts->advice)
     advice_print (stdout, rec, all, "     ");
   if (is_heap)
@@ -606,6 +649,38 @@ print_threads (const json_t *root, const struct show_options *opts)
     }
 }
 
+/* Per-process totals of a merged report's selected kinds.  */
+static void
+print_processes (const struct show_options *opts)
+{
+  size_t i;
+  const json_t *p;
+  int width = 0;
+  if (!merged_processes)
+    return;
+  printf ("\n== Processes ==\n");
+  for (int pass = 0; pass < 2; pass++)
+    json_array_foreach (merged_processes, i, p)
+      {
+        char label[48];
+        process_label (i, label, sizeof label);
+        if (pass == 0)
+          {
+            width = (int) strlen (label) > width ? (int) strlen (label) : width;
+            continue;
+          }
+        int first = 1;
+        for (size_t k = 0; k < NKINDS; k++)
+          {
+            if (!kind_selected (opts, k))
+              continue;
+            printf ("%-*s  %-6s ", width, first ? label : "", kinds[k].name);
+            print_totals (json_object_get (json_object_get (p, "summary"), kinds[k].name));
+            first = 0;
+          }
+      }
+}
+
 /* The first lines: what ran, where, how.  */
 static void
 print_header (const json_t *root)
@@ -623,6 +698,10 @@ print_header (const json_t *root)
   if (json_array_size (modes) == 0)
     fputs ("none", stdout);
   printf (", %zu thread%s\n", nthreads, nthreads == 1 ? "" : "s");
+  if (merged_processes)
+    printf ("merged from %zu process%s by zeroinst merge: thread N adds up thread N of each\n",
+            json_array_size (merged_processes),
+            json_array_size (merged_processes) == 1 ? "" : "es");
   if (json_is_string (sampling))
     printf ("sampling: %s\n", json_string_value (sampling));
   else if (sampling && !json_is_null (sampling))
@@ -819,6 +898,9 @@ show_run (int argc, char **argv)
     }
   if (report_load (opts.input, &report))
     return EXIT_BAD_INPUT;
+  merged_processes = json_object_get (report.root, "processes");
+  if (!json_is_array (merged_processes))
+    merged_processes = NULL;
   if ((opts.function || opts.file) && filter_records (report.root, &opts))
     {
       tool_error ("out of memory");
@@ -861,6 +943,7 @@ show_run (int argc, char **argv)
     if (kind_selected (&opts, k))
       print_data_section (report.root, k, &opts);
   print_threads (report.root, &opts);
+  print_processes (&opts);
   report_leave (&report);
   return EXIT_OK;
 }

@@ -39,6 +39,8 @@ void html_help (FILE *out);
 int html_run (int argc, char **argv);
 void diff_help (FILE *out);
 int diff_run (int argc, char **argv);
+void merge_help (FILE *out);
+int merge_run (int argc, char **argv);
 
 /* The command line of `show` (show.c), which views.c shares.  */
 struct show_options
