@@ -20,6 +20,9 @@
                  redundant and loaded bytes per line, when the file can be
                  read here (as named, or next to the program); else why
                  not
+     processes   of a report of zeroinst merge: each process's label
+                 ("rank R" or "pid P") and totals; its sites and objects
+                 then also have their "spread" line (tool_spread_text)
 
    report.js renders it (see its comment).  */
 #include <errno.h>
@@ -61,6 +64,33 @@ html_help (FILE *out)
          "                as annotate does, when they can be read here)\n"
          "  -h, --help    print this help\n",
          out);
+}
+
+/* A merged report's spread line of REC (tool_spread_text) as OBJ's
+   "spread"; nothing for the report of one process.  */
+static int
+set_spread (json_t *obj, const json_t *processes, const json_t *rec)
+{
+  char line[256];
+  if (!tool_spread_text (processes, rec, line, sizeof line))
+    return 0;
+  return json_object_set_new (obj, "spread", json_string (line));
+}
+
+/* A merged report's processes for the overview: [label, summary].  */
+static json_t *
+processes_json (const json_t *processes)
+{
+  json_t *list = json_array ();
+  size_t i;
+  const json_t *p;
+  json_array_foreach (processes, i, p)
+    {
+      char label[48];
+      tool_process_label (processes, i, label, sizeof label);
+      json_array_append_new (list, json_pack ("[sO]", label, json_object_get (p, "summary")));
+    }
+  return list;
 }
 
 /* The advice lines of REC (a code record, or a data record of ALL_DATA)
@@ -266,6 +296,10 @@ page_json (const json_t *root, size_t top, int sources)
   struct frames frames = { json_array (), json_object () };
   const json_t *summary = json_object_get (root, "summary");
   const json_t *all_data = json_object_get (root, "data");
+  /* A merged report's processes (merge.c), NULL otherwise.  */
+  const json_t *processes = json_object_get (root, "processes");
+  if (!json_is_array (processes))
+    processes = NULL;
   uint64_t total_red = 0;
   size_t site_count = 0, object_count = 0;
   if (!page || !sites || !objects || !tree || !files || !frames.list || !frames.index)
@@ -299,7 +333,7 @@ page_json (const json_t *root, size_t top, int sources)
                                  json_str (rec, "redmap"), "path",
                                  path_json (&frames, json_object_get (rec, "call_path")),
                                  "advice", advice_json (rec, NULL));
-          if (!s || json_array_append_new (sites, s))
+          if (!s || set_spread (s, processes, rec) || json_array_append_new (sites, s))
             return NULL;
           /* The lines this site's file shows.  */
           char key[32];
@@ -335,7 +369,7 @@ page_json (const json_t *root, size_t top, int sources)
                                  (json_int_t) json_count (rec, "always_zero_bytes"), "alloc_path",
                                  path_json (&frames, json_object_get (rec, "alloc_path")),
                                  "advice", advice_json (rec, all_data));
-          if (!o || json_array_append_new (objects, o))
+          if (!o || set_spread (o, processes, rec) || json_array_append_new (objects, o))
             return NULL;
           const json_t *map = json_object_get (rec, "byte_map");
           if (map)
@@ -352,6 +386,8 @@ page_json (const json_t *root, size_t top, int sources)
   json_object_set (page, "arch", json_object_get (root, "arch"));
   json_object_set (page, "modes", json_object_get (root, "modes"));
   json_object_set (page, "threads", json_object_get (root, "threads"));
+  if (processes)
+    json_object_set_new (page, "processes", processes_json (processes));
   json_object_set (page, "summary", (json_t *) summary);
   json_object_set_new (page, "sites", sites);
   json_object_set_new (page, "site_count", json_integer ((json_int_t) site_count));

@@ -23,6 +23,7 @@
    Every problem is one line on stderr naming the file and the JSON path of
    the offending value (e.g. "code[3].site.line"); the caller exits 1.  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -764,4 +765,39 @@ tool_rank (const json_t *arr, const char *kind, const char *key, size_t *n)
       out[(*n)++] = (struct ranked) { rec, json_count (rec, key), i };
   qsort (out, *n, sizeof *out, compare_ranked);
   return out;
+}
+
+/* How process I of the "processes" of a merged report is named: by rank
+   when it has one, else by pid.  */
+void
+tool_process_label (const json_t *processes, size_t i, char *buf, size_t size)
+{
+  const json_t *p = json_array_get (processes, i);
+  if (json_is_integer (json_object_get (p, "rank")))
+    snprintf (buf, size, "rank %" PRIu64, json_count (p, "rank"));
+  else
+    snprintf (buf, size, "pid %" PRIu64, json_count (p, "pid"));
+}
+
+/* REC's "spread" over PROCESSES (merge.c) as one line into BUF, for its
+   redundant bytes, or its bytes when it has none.  0 when REC has no
+   spread or PROCESSES is NULL (the report of one process).  */
+int
+tool_spread_text (const json_t *processes, const json_t *rec, char *buf, size_t size)
+{
+  const json_t *sp = json_object_get (rec, "spread");
+  if (!processes || !json_is_object (sp))
+    return 0;
+  const char *key = json_object_get (sp, "redundant_bytes") ? "redundant_bytes" : "bytes";
+  const json_t *v = json_object_get (sp, key);
+  char lo[48], hi[48];
+  tool_process_label (processes, json_count (v, "min_process"), lo, sizeof lo);
+  tool_process_label (processes, json_count (v, "max_process"), hi, sizeof hi);
+  snprintf (buf, size,
+            "in %" PRIu64 " of %zu processes; %s per process: min %" PRIu64 " (%s), max %" PRIu64
+            " (%s), mean %.1f",
+            json_count (sp, "processes"), json_array_size (processes),
+            key[0] == 'r' ? "redundant bytes" : "bytes", json_count (v, "min"), lo,
+            json_count (v, "max"), hi, json_real_value (json_object_get (v, "mean")));
+  return 1;
 }

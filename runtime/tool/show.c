@@ -389,35 +389,13 @@ type_name (const json_t *rec, char *buf, size_t size)
    spreads; NULL for the report of one process.  */
 static const json_t *merged_processes;
 
-/* How process I of a merged report is named: by rank when it has one.  */
-static void
-process_label (size_t i, char *buf, size_t size)
-{
-  const json_t *p = json_array_get (merged_processes, i);
-  if (json_is_integer (json_object_get (p, "rank")))
-    snprintf (buf, size, "rank %" PRIu64, json_count (p, "rank"));
-  else
-    snprintf (buf, size, "pid %" PRIu64, json_count (p, "pid"));
-}
-
-/* A merged record's spread over the processes: one line, for its
-   redundant bytes (or its bytes when it has none).  */
+/* A merged record's spread over the processes: one line.  */
 static void
 print_spread (const json_t *rec)
 {
-  const json_t *sp = json_object_get (rec, "spread");
-  if (!merged_processes || !json_is_object (sp))
-    return;
-  const char *key = json_object_get (sp, "redundant_bytes") ? "redundant_bytes" : "bytes";
-  const json_t *v = json_object_get (sp, key);
-  char lo[48], hi[48];
-  process_label (json_count (v, "min_process"), lo, sizeof lo);
-  process_label (json_count (v, "max_process"), hi, sizeof hi);
-  printf ("     in %" PRIu64 " of %zu processes; %s per process: min %" PRIu64
-          " (%s), max %" PRIu64 " (%s), mean %.1f\n",
-          json_count (sp, "processes"), json_array_size (merged_processes),
-          key[0] == 'r' ? "redundant bytes" : "bytes", json_count (v, "min"), lo,
-          json_count (v, "max"), hi, json_real_value (json_object_get (v, "mean")));
+  char line[256];
+  if (tool_spread_text (merged_processes, rec, line, sizeof line))
+    printf ("     %s\n", line);
 }
 
 /* Column widths of a list of code sites, so that they line up.  */
@@ -663,7 +641,7 @@ print_processes (const struct show_options *opts)
     json_array_foreach (merged_processes, i, p)
       {
         char label[48];
-        process_label (i, label, sizeof label);
+        tool_process_label (merged_processes, i, label, sizeof label);
         if (pass == 0)
           {
             width = (int) strlen (label) > width ? (int) strlen (label) : width;

@@ -138,4 +138,8 @@ struct ranked
 };
 struct ranked *tool_rank (const json_t *arr, const char *kind, const char *key, size_t *n);
 
+/* report.c: a merged report's (merge.c) processes and spreads.  */
+void tool_process_label (const json_t *processes, size_t i, char *buf, size_t size);
+int tool_spread_text (const json_t *processes, const json_t *rec, char *buf, size_t size);
+
 #endif

@@ -10,7 +10,9 @@ passed by `mpirun -x`, and checks:
     comment derives from the rank;
   - `zeroinst merge 'zeroinst-PROG-r*' -o merged`: the sums of the four,
     each process's totals, and the spread (min, max, mean over ranks);
-  - `zeroinst show merged` prints the spread with rank names.
+  - `zeroinst show merged` prints the spread with rank names, and so does
+    the `zeroinst html` page of it in headless chromium, with each rank's
+    totals.
 """
 import glob
 import json
@@ -182,6 +184,19 @@ line = ("     in %d of %d processes; redundant bytes per process: min %d (rank %
                                          sum(reds) / RANKS))
 if line not in shown.split("\n"):
     failures.append("show of the merged report lacks %r:\n%s" % (line, shown))
+
+# The HTML page of the merged report, rendered by chromium: no script
+# error, each rank's totals in the overview, the site's spread line.
+page = os.path.join(work, "merged.html")
+run([os.path.join(bindir, "zeroinst"), "html", merged, "-o", page])
+dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                      "--dump-dom", "file://" + page], capture_output=True, text=True,
+                     timeout=120).stdout
+# (Rendered elements, not the page's embedded JSON.)
+for text in ['data-ready="1"', 'data-errors="0"', 'class="spread">' + line.strip() + "<"] + [
+        '<td class="text">rank %d int</td>' % r for r in range(RANKS)]:
+    if text not in dom:
+        failures.append("the merged report's HTML page lacks %r" % text)
 
 if failures:
     print("\n".join(failures))

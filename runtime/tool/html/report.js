@@ -2,9 +2,10 @@
    embeds in it (<script id="zeroinst-data" type="application/json">).
 
    Plain DOM, SVG-free and library-free, so the page works from file://
-   without a network.  Sections: overview (totals per kind and thread),
-   sites and objects as sortable, filterable tables (a row's click shows
-   its call or allocation path and advice), the top-down call tree
+   without a network.  Sections: overview (totals per kind and thread,
+   and per process of a report of zeroinst merge), sites and objects as
+   sortable, filterable tables (a row's click shows its call or allocation
+   path, advice and spread over processes), the top-down call tree
    (<details>), annotated source excerpts, and one byte-map heat map per
    data object on a <canvas> (never read / always zero / non-zero) with
    zoom.  When done it sets body.dataset.ready = "1"; script errors are
@@ -111,6 +112,11 @@ function adviceNodes(list) {
   return (list || []).map(function (a) { return el("div", { cls: "advice", text: a }); });
 }
 
+/* A merged record's spread over the processes (zeroinst merge).  */
+function spreadNodes(r) {
+  return r.spread ? [el("div", { cls: "spread", text: r.spread })] : [];
+}
+
 function overview(data) {
   var s = data.summary;
   var rows = [["", "elements", "loaded bytes", "redundant bytes", "redundancy", "zero elements"]];
@@ -120,14 +126,17 @@ function overview(data) {
                num(t.redundant_bytes || 0), pct(t.redundant_bytes || 0, t.bytes || 0),
                pct(t.zero_elements || 0, t.elements || 0)]);
   });
-  (data.threads || []).forEach(function (th) {
+  function totalsRows(label, totals) {
     ["int", "float"].forEach(function (k) {
-      var t = th[k] || {};
-      rows.push(["thread " + th.thread + " " + k, num(t.elements || 0), num(t.bytes || 0),
+      var t = totals[k] || {};
+      rows.push([label + " " + k, num(t.elements || 0), num(t.bytes || 0),
                  num(t.redundant_bytes || 0), pct(t.redundant_bytes || 0, t.bytes || 0),
                  pct(t.zero_elements || 0, t.elements || 0)]);
     });
-  });
+  }
+  (data.threads || []).forEach(function (th) { totalsRows("thread " + th.thread, th); });
+  /* A merged report (zeroinst merge): each process's totals.  */
+  (data.processes || []).forEach(function (p) { totalsRows(p[0], p[1] || {}); });
   var table = el("table", { id: "totals" });
   rows.forEach(function (r, i) {
     table.appendChild(el("tr", {}, r.map(function (c, j) {
@@ -170,7 +179,7 @@ function sitesTable(data) {
     { title: "site", value: function (r) { return r.where; }, cls: "text where" },
   ], lastColumns());
   return sortableTable("sites", cols, data.sites, function (r) {
-    var lines = adviceNodes(r.advice);
+    var lines = spreadNodes(r).concat(adviceNodes(r.advice));
     lines.push(el("div", { text: "call path (innermost first):" }));
     r.path.forEach(function (f) { lines.push(el("div", { text: "  " + frameText(data.frames[f]) })); });
     return lines;
@@ -187,7 +196,7 @@ function objectsTable(data) {
       text: function (r) { return pct(r.always_zero_bytes, r.size); } },
   ], lastColumns());
   return sortableTable("objects", cols, data.objects, function (r) {
-    var lines = adviceNodes(r.advice);
+    var lines = spreadNodes(r).concat(adviceNodes(r.advice));
     if (r.alloc_path && r.alloc_path.length) {
       lines.push(el("div", { text: "allocated at (innermost first):" }));
       r.alloc_path.forEach(function (f) { lines.push(el("div", { text: "  " + frameText(data.frames[f]) })); });
