@@ -7,7 +7,9 @@
 
    The reports are read one at a time and folded into the merged records,
    so memory grows with the distinct records, not with the number of
-   inputs.  A record's identity is everything in it but its counts:
+   inputs; time grows with the records read (a process lacking a record
+   is accounted when the record next appears, or at the end), and the
+   output records are made one at a time as they are written.  A record's identity is everything in it but its counts:
      code, other  kind, site, element type and sizes, the whole call path;
      data         kind, object class, the static object's name, symbol and
                   module or the heap group's allocator and allocation path.
@@ -127,12 +129,16 @@ struct merged
   uint64_t count[MAX_COUNTS]; /* the array's counts, added up */
   unsigned has_count;   /* bit I: some input had count I */
   char *redmap;         /* code: combined, malloc'd */
-  json_t *parts;        /* code: thread number -> its share; NULL when no
-                           input said which thread */
+  long thread;          /* code: the one thread that loaded it so far ... */
+  json_t *parts;        /* ... or, once several did, thread number -> its
+                           share [thread, loads, elements, bytes,
+                           redundant_bytes, zero_elements, redmap] */
   struct byte_map map;  /* data: the combined byte map (granule 0: none) */
   int has_spread[NSPREAD]; /* some input had this count */
   uint64_t now[NSPREAD];   /* in the process being read */
   int seen_now;         /* occurs in the process being read */
+  size_t seen_in;       /* 1 + the last process that had it; 0: none yet */
+  int spread_started;   /* min and max hold a process's value */
   uint64_t min[NSPREAD], max[NSPREAD], sum[NSPREAD];
   size_t min_at[NSPREAD], max_at[NSPREAD];
   size_t processes;     /* processes that had it */
@@ -157,6 +163,16 @@ struct merge
   json_t *root;                     /* the output, without the records */
   json_t *threads;                  /* thread number -> totals */
   int present[NARRAYS];             /* some input had the array */
+  size_t *order[NARRAYS];           /* the records in output order */
+  struct touched
+  {
+    size_t *at;                     /* records of the array the input had */
+    size_t n, cap;
+  } touched[NARRAYS];
+  long input_thread;                /* the thread of the input's records
+                                       that name none */
+  int thread_named;                 /* some input's records named threads */
+  int threads_shown;                /* the output's records name them */
   size_t nproc;                     /* inputs read */
   const char *input;                /* the one being read, for messages */
   const char *first;                /* the first one */
@@ -277,20 +293,22 @@ static int
 map_parse (const struct merge *m, const json_t *obj, struct byte_map *map)
 {
   *map = (struct byte_map) { 0 };
-  const char *runs = json_str (obj, "runs");
+  const char *runs = json_string_value (json_object_get (obj, "runs"));
   map->granule = json_count (obj, "granule");
   map->length = json_count (obj, "length");
-  if (!json_is_object (obj) || map->granule == 0 || (map->granule & (map->granule - 1))
-      || map->length > UINT64_MAX / 2)
+  if (!json_is_object (obj) || !runs || map->granule == 0
+      || (map->granule & (map->granule - 1)) || map->length > UINT64_MAX / 2)
     return input_error (m, "bad byte_map");
   uint64_t at = 0;
   for (const char *p = runs; *p;)
     {
       char *stop;
       errno = 0;
-      unsigned long long count = strtoull (p, &stop, 10);
-      const char *state = stop == p ? NULL : strchr (state_chars, *stop);
-      if (errno || !state || !*stop || count == 0 || count > (map->length - at) / map->granule + 1)
+      unsigned long long count = *p >= '0' && *p <= '9' ? strtoull (p, &stop, 10) : 0;
+      const char *state = count ? strchr (state_chars, *stop) : NULL;
+      /* Runs end at the map's length: the last may end inside a granule.  */
+      if (errno || !state || !*stop || at >= map->length
+          || count > (map->length - at - 1) / map->granule + 1)
         {
           free (map->runs);
           return input_error (m, "bad byte_map runs");
@@ -580,21 +598,49 @@ fold_redmap (const struct merge *m, char **acc, const char *in)
   return 0;
 }
 
-/* Add REC's thread shares (or its one thread, or thread 0) to M's.  */
+/* MR's one thread so far as its first share (its counts are that
+   thread's), so that another thread's can join.  */
 static int
-fold_threads (const struct merge *m, struct merged *mr, const json_t *rec)
+start_parts (const struct merge *m, struct merged *mr)
+{
+  char key[32];
+  snprintf (key, sizeof key, "%ld", mr->thread);
+  mr->parts = json_object ();
+  json_t *part = json_pack ("[IIIIIIs]", (json_int_t) mr->thread, (json_int_t) mr->count[0],
+                            (json_int_t) mr->count[1], (json_int_t) mr->count[2],
+                            (json_int_t) mr->count[3], (json_int_t) mr->count[4],
+                            mr->redmap ? mr->redmap : "");
+  if (!mr->parts || !part || json_object_set_new (mr->parts, key, part))
+    return input_error (m, "out of memory");
+  return 0;
+}
+
+/* Add code record REC's thread shares to MR's, before its counts are: its
+   "threads", or its one "thread", or the input's thread when it names
+   none (a report of one thread).  ADDED: MR is new.  */
+static int
+fold_threads (struct merge *m, struct merged *mr, const json_t *rec, int added)
 {
   const json_t *threads = json_object_get (rec, "threads");
   const json_t *thread = json_object_get (rec, "thread");
-  if (!threads && !thread && !mr->parts)
-    return 0;
+  long t = thread ? (long) json_integer_value (thread) : m->input_thread;
+  m->thread_named |= threads || thread;
+  if (!threads && !mr->parts)
+    {
+      if (added || t == mr->thread)
+        {
+          mr->thread = t;
+          return 0;
+        }
+    }
+  if (!mr->parts && !added && start_parts (m, mr))
+    return -1;
   if (!mr->parts && !(mr->parts = json_object ()))
     return input_error (m, "out of memory");
   json_t *one = NULL;
   if (!threads)
     {
-      one = json_pack ("[[IIIIIIs]]", thread ? json_integer_value (thread) : (json_int_t) 0,
-                       (json_int_t) json_count (rec, "loads"),
+      one = json_pack ("[[IIIIIIs]]", (json_int_t) t, (json_int_t) json_count (rec, "loads"),
                        (json_int_t) json_count (rec, "elements"),
                        (json_int_t) json_count (rec, "bytes"),
                        (json_int_t) json_count (rec, "redundant_bytes"),
@@ -670,6 +716,16 @@ fold_record (struct merge *m, size_t k, const json_t *rec)
     }
   else
     json_decref (id_obj);
+  if (k == A_CODE && fold_threads (m, mr, rec, added))
+    return -1;
+  if (!mr->seen_now)
+    {
+      struct touched *t = &m->touched[k];
+      if (tool_reserve (&t->at, &t->cap, t->n, sizeof *t->at))
+        return input_error (m, "out of memory");
+      t->at[t->n++] = at;
+      mr->seen_now = 1;
+    }
   for (size_t c = 0; a->counts[c]; c++)
     {
       const json_t *v = json_object_get (rec, a->counts[c]);
@@ -686,10 +742,8 @@ fold_record (struct merge *m, size_t k, const json_t *rec)
               return -1;
           }
     }
-  mr->seen_now = 1;
   if (k == A_CODE
-      && (fold_redmap (m, &mr->redmap, json_string_value (json_object_get (rec, "redmap")))
-          || fold_threads (m, mr, rec)))
+      && fold_redmap (m, &mr->redmap, json_string_value (json_object_get (rec, "redmap"))))
     return -1;
   const json_t *map = json_object_get (rec, "byte_map");
   if (map)
@@ -701,31 +755,54 @@ fold_record (struct merge *m, size_t k, const json_t *rec)
   return 0;
 }
 
-/* The process just read ends: each record's count in it (0 if it had
-   none) goes into the spread.  A record first seen in a later process
-   starts zeroed, which is right: min 0 and max 0 in process 0.  Ties
-   keep the first process (strict comparisons).  */
+/* Process P's value V of each spread count of MR: min and max keep the
+   first process holding them.  Processes come in order.  */
+static void
+spread_add (struct merged *mr, size_t p, const uint64_t v[NSPREAD])
+{
+  for (size_t s = 0; s < NSPREAD; s++)
+    {
+      if (!mr->spread_started || v[s] < mr->min[s])
+        mr->min[s] = v[s], mr->min_at[s] = p;
+      if (!mr->spread_started || v[s] > mr->max[s])
+        mr->max[s] = v[s], mr->max_at[s] = p;
+      mr->sum[s] += v[s];
+    }
+  mr->spread_started = 1;
+}
+
+/* The processes before P that lacked MR (counted 0): only the first of
+   them can change min or max, the others tie with it.  */
+static void
+spread_gap (struct merged *mr, size_t p)
+{
+  static const uint64_t zero[NSPREAD];
+  if (mr->seen_in < p)
+    spread_add (mr, mr->seen_in, zero);
+}
+
+/* The process just read ends: the records it had take its counts into
+   their spread, after a 0 for the processes between that lacked them.
+   Only those records are visited, so the time grows with the records
+   read, not with records times processes.  */
 static void
 end_process (struct merge *m)
 {
   size_t p = m->nproc;
   for (size_t k = 0; k < NARRAYS; k++)
-    for (size_t i = 0; i < m->table[k].n; i++)
-      {
-        struct merged *mr = (struct merged *) m->table[k].items + i;
-        for (size_t s = 0; s < NSPREAD; s++)
-          {
-            uint64_t v = mr->seen_now ? mr->now[s] : 0;
-            if (p == 0 || v < mr->min[s])
-              mr->min[s] = v, mr->min_at[s] = p;
-            if (p == 0 || v > mr->max[s])
-              mr->max[s] = v, mr->max_at[s] = p;
-            mr->sum[s] += v;
-            mr->now[s] = 0;
-          }
-        mr->processes += mr->seen_now;
-        mr->seen_now = 0;
-      }
+    {
+      for (size_t i = 0; i < m->touched[k].n; i++)
+        {
+          struct merged *mr = (struct merged *) m->table[k].items + m->touched[k].at[i];
+          spread_gap (mr, p);
+          spread_add (mr, p, mr->now);
+          memset (mr->now, 0, sizeof mr->now);
+          mr->seen_in = p + 1;
+          mr->processes++;
+          mr->seen_now = 0;
+        }
+      m->touched[k].n = 0;
+    }
   m->nproc++;
 }
 
@@ -779,9 +856,30 @@ fold_report (struct merge *m, const char *path, const json_t *root)
       m->first = m->input;
     }
   const json_t *summary = json_object_get (root, "summary");
-  json_t *proc = json_pack ("{sssO}", "report", path, "pid", json_object_get (root, "pid"));
-  if (!proc || (json_object_get (root, "rank")
-                && json_object_set (proc, "rank", json_object_get (root, "rank")))
+  /* A report of one thread names no thread in its records.  */
+  const json_t *threads = json_object_get (root, "threads");
+  m->input_thread = json_array_size (threads) == 1
+                    ? (long) json_integer_value (json_object_get (json_array_get (threads, 0),
+                                                                  "thread"))
+                    : 0;
+  /* jansson takes UTF-8 only; a file name need not be.  */
+  json_t *name = json_string (path);
+  if (!name)
+    {
+      char *clean = strdup (path);
+      for (char *c = clean; c && *c; c++)
+        if ((unsigned char) *c >= 0x80)
+          *c = '?';
+      name = clean ? json_string (clean) : NULL;
+      free (clean);
+    }
+  const json_t *rank = json_object_get (root, "rank");
+  json_t *proc = name ? json_pack ("{soso}", "report", name, "pid",
+                                   json_deep_copy (json_object_get (root, "pid")))
+                      : NULL;
+  /* The rank as the runtime writes it, a count; anything else is left out.  */
+  if (!proc || (json_is_integer (rank) && json_integer_value (rank) >= 0
+                && json_object_set (proc, "rank", (json_t *) rank))
       || json_object_set (proc, "summary", (json_t *) summary)
       || json_array_append_new (json_object_get (m->root, "processes"), proc))
     return input_error (m, "out of memory");
@@ -931,6 +1029,8 @@ record_json (const struct merge *m, size_t k, const struct merged *mr)
     failed = json_object_set_new (rec, "redmap", json_string (mr->redmap));
   if (!failed && mr->parts)
     failed = set_threads (rec, mr);
+  else if (!failed && k == A_CODE && m->threads_shown)
+    failed = json_object_set_new (rec, "thread", json_integer (mr->thread));
   if (!failed && mr->map.granule)
     failed = json_object_set_new (rec, "byte_map", map_json (&mr->map));
   if (!failed)
@@ -943,34 +1043,31 @@ record_json (const struct merge *m, size_t k, const struct merged *mr)
   return rec;
 }
 
-/* The merged records of array K into the output, ranked by redundant
-   bytes, then bytes, then as first seen.  */
+/* Rank the merged records of array K by redundant bytes, then bytes,
+   then as first seen, into M->order[K] (indices into the table); the
+   records are made one at a time as they are written (write_root).  */
 static int
 finish_array (struct merge *m, size_t k)
 {
   struct tool_table *t = &m->table[k];
   struct ranked_rec *recs = malloc ((t->n ? t->n : 1) * sizeof *recs);
-  json_t *arr = json_array ();
-  if (!recs || !arr)
-    goto oom;
+  m->order[k] = malloc ((t->n ? t->n : 1) * sizeof *m->order[k]);
+  if (!recs || !m->order[k])
+    {
+      free (recs);
+      return -1;
+    }
   for (size_t i = 0; i < t->n; i++)
     {
-      const struct merged *mr = (struct merged *) t->items + i;
+      struct merged *mr = (struct merged *) t->items + i;
+      spread_gap (mr, m->nproc); /* the last processes lacked it */
       recs[i] = (struct ranked_rec) { mr->sum[SP_RED], mr->sum[SP_BYTES], i };
     }
   qsort (recs, t->n, sizeof *recs, by_redundancy);
   for (size_t i = 0; i < t->n; i++)
-    {
-      json_t *rec = record_json (m, k, (struct merged *) t->items + recs[i].at);
-      if (!rec || json_array_append_new (arr, rec))
-        goto oom;
-    }
+    m->order[k][i] = recs[i].at;
   free (recs);
-  return m->present[k] ? json_object_set_new (m->root, arrays[k].name, arr) : (json_decref (arr), 0);
-oom:
-  free (recs);
-  json_decref (arr);
-  return -1;
+  return 0;
 }
 
 /* The frames, contexts and sites tables of the output.  */
@@ -1008,34 +1105,57 @@ finish_threads (struct merge *m)
   return json_object_set_new (m->root, "threads", list);
 }
 
+/* Write one JSON value V compactly; returns nonzero on failure.  */
+static int
+write_value (FILE *out, const json_t *v)
+{
+  return json_dumpf (v, out, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
 /* The report as the runtime writes it: compact, one table entry or record
-   a line, so that it stays readable with grep and less.  */
+   a line, so that it stays readable with grep and less.  The records are
+   made as they are written, so that they are never all in memory as JSON.
+   CTX is the merge.  */
 static int
 write_root (FILE *out, const void *ctx)
 {
-  const json_t *root = ctx;
+  const struct merge *m = ctx;
   const char *key;
   json_t *v;
   int first = 1, failed = fputc ('{', out) == EOF;
-  json_object_foreach ((json_t *) root, key, v)
+  json_object_foreach (m->root, key, v)
   {
     json_t *name = json_string (key);
     failed = failed || !name || fputs (first ? "\n " : ",\n ", out) == EOF
-             || json_dumpf (name, out, JSON_ENCODE_ANY) || fputs (": ", out) == EOF;
+             || write_value (out, name) || fputs (": ", out) == EOF;
     json_decref (name);
     first = 0;
     if (!json_is_array (v) || json_array_size (v) == 0)
       {
-        failed = failed || json_dumpf (v, out, JSON_COMPACT | JSON_ENCODE_ANY);
+        failed = failed || write_value (out, v);
         continue;
       }
     size_t i;
     json_t *e;
     json_array_foreach (v, i, e)
-      failed = failed || fputs (i ? ",\n  " : "[\n  ", out) == EOF
-               || json_dumpf (e, out, JSON_COMPACT | JSON_ENCODE_ANY);
+      failed = failed || fputs (i ? ",\n  " : "[\n  ", out) == EOF || write_value (out, e);
     failed = failed || fputs ("\n ]", out) == EOF;
   }
+  for (size_t k = 0; k < NARRAYS && !failed; k++)
+    {
+      if (!m->present[k])
+        continue;
+      failed = fprintf (out, ",\n \"%s\": [", arrays[k].name) < 0;
+      for (size_t i = 0; i < m->table[k].n && !failed; i++)
+        {
+          json_t *rec = record_json (m, k, (struct merged *) m->table[k].items + m->order[k][i]);
+          if (!rec)
+            return -2;
+          failed = fputs (i ? ",\n  " : "\n  ", out) == EOF || write_value (out, rec);
+          json_decref (rec);
+        }
+      failed = failed || fputs (m->table[k].n ? "\n ]" : "]", out) == EOF;
+    }
   return failed || fputs ("\n}\n", out) == EOF ? -1 : 0;
 }
 
@@ -1130,6 +1250,8 @@ merge_free (struct merge *m)
           free (mr->map.runs);
         }
       tool_table_free (&m->table[k]);
+      free (m->touched[k].at);
+      free (m->order[k]);
     }
   for (size_t i = 0; i < m->frames.n; i++)
     json_decref (((json_t **) m->frames.items)[i]);
@@ -1233,6 +1355,7 @@ merge_run (int argc, char **argv)
       if (r)
         goto done;
     }
+  m.threads_shown = m.thread_named || json_object_size (m.threads) > 1;
   if (finish_threads (&m) || finish_tables (&m))
     {
       tool_error ("out of memory");
@@ -1257,7 +1380,7 @@ merge_run (int argc, char **argv)
       goto done;
     }
   sprintf (file, "%s/report.json", output);
-  status = tool_write (file, write_root, m.root);
+  status = tool_write (file, write_root, &m);
   if (status != EXIT_OK)
     rmdir (output);
   else

@@ -768,13 +768,14 @@ tool_rank (const json_t *arr, const char *kind, const char *key, size_t *n)
 }
 
 /* How process I of the "processes" of a merged report is named: by rank
-   when it has one, else by pid.  */
+   when it has one (a count, as the runtime writes it), else by pid.  */
 void
 tool_process_label (const json_t *processes, size_t i, char *buf, size_t size)
 {
   const json_t *p = json_array_get (processes, i);
-  if (json_is_integer (json_object_get (p, "rank")))
-    snprintf (buf, size, "rank %" PRIu64, json_count (p, "rank"));
+  const json_t *rank = json_object_get (p, "rank");
+  if (json_is_integer (rank) && json_integer_value (rank) >= 0)
+    snprintf (buf, size, "rank %" JSON_INTEGER_FORMAT, json_integer_value (rank));
   else
     snprintf (buf, size, "pid %" PRIu64, json_count (p, "pid"));
 }

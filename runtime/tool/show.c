@@ -421,7 +421,9 @@ print_code_record (size_t rank, const json_t *rec, uint64_t kind_red, const stru
           width->redmap, json_str (rec, "redmap"), width->type, type_name (rec, type, sizeof type),
           json_count (rec, "loads"));
   print_site (json_object_get (rec, "site"));
-  print_spread (rec);
+  /* The spread is of the whole record, not of one thread's share.  */
+  if (!opts->thread_given)
+    print_spread (rec);
   if (opts->advice)
     advice_print (stdout, rec, NULL, "     ");
   if (json_array_size (path) > 1 || (opts->paths && json_array_size (path) > 0))
@@ -514,6 +516,7 @@ print_other_section (const json_t *root, const struct show_options *opts)
         printf ("  access %" PRIu64 " bytes", json_count (r[i].rec, "access_bytes"));
       putchar ('\n');
       print_site (json_object_get (r[i].rec, "site"));
+      print_spread (r[i].rec);
     }
   print_more (shown, n, "site");
   free (r);

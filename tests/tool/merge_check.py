@@ -86,12 +86,13 @@ expected = {
          "redmap": "000x", "thread": 0,
          "call_path": [{"function": "f", "file": "m.c", "line": 6}, main9],
          "spread": spread(1, (0, 1, 12, 0, 6.0), (0, 1, 16, 0, 8.0))},
-        # c: b only, no thread said.
+        # c: b only; b ran one thread (0) and names none, but the merged
+        # report has two thread rows, so every record names its thread.
         {"kind": "float", "site": {"file": "m.c", "line": 8, "column": 1, "function": "g",
                                    "expr": "c"},
          "elem_type": "f64", "elem_bytes": 8, "lanes": 1, "access_bytes": 8,
          "loads": 1, "elements": 1, "bytes": 8, "redundant_bytes": 8, "zero_elements": 1,
-         "redmap": "0|0|0000000",
+         "redmap": "0|0|0000000", "thread": 0,
          "call_path": [{"function": "g", "file": "m.c", "line": 8},
                        {"function": "main", "file": "m.c", "line": 10}],
          "spread": spread(1, (0, 0, 8, 1, 4.0), (0, 0, 8, 1, 4.0))}],
@@ -135,7 +136,7 @@ for key in sorted(set(expected) | set(got)):
                         % (key, json.dumps(got.get(key)), json.dumps(expected.get(key))))
 
 # show prints the spread of each record it shows, processes by rank.
-rc, stdout, stderr = run("show", out, "--kind", "int", "--no-advice")
+rc, stdout, stderr = run("show", out, "--no-advice")
 for line in ("merged from 2 processes by zeroinst merge: thread N adds up thread N of each",
              "     in 2 of 2 processes; redundant bytes per process: min 8 (rank 1), "
              "max 18 (rank 0), mean 13.0",
@@ -143,6 +144,8 @@ for line in ("merged from 2 processes by zeroinst merge: thread N adds up thread
              "max 12 (rank 0), mean 6.0",
              "     in 2 of 2 processes; redundant bytes per process: min 6 (rank 0), "
              "max 16 (rank 1), mean 11.0",
+             "     in 2 of 2 processes; bytes per process: min 16 (rank 0), "
+             "max 48 (rank 1), mean 32.0",
              "rank 0  int    redundant bytes: 30 of 40 loaded (75.00%); zero elements: 5 of 10 "
              "(50.00%)",
              "rank 1  int    redundant bytes: 8 of 8 loaded (100.00%); zero elements: 2 of 2 "
@@ -152,6 +155,25 @@ for line in ("merged from 2 processes by zeroinst merge: thread N adds up thread
 if rc != 0 or stderr:
     failures.append("show: exit %d, stderr %r" % (rc, stderr))
 
+# A thread's view shows the thread's shares: the spread (of the whole
+# record) is left out.
+rc, stdout, stderr = run("show", out, "--thread", "1")
+if rc != 0 or " processes; " in stdout:
+    failures.append("show --thread 1: exit %d, a spread line:\n%s" % (rc, stdout))
+
+# A file name that is not UTF-8 is written with '?' for its other bytes.
+odd = os.path.join(os.fsencode(work), b"r\xe9.json")
+shutil.copy(os.path.join(fixtures, "merge-a.json"), odd)
+p = subprocess.run([tool, "merge", odd, os.path.join(fixtures, "merge-b.json"), "-o",
+                    os.path.join(work, "odd-name")], capture_output=True)
+if p.returncode != 0:
+    failures.append("merge of a non-UTF-8 file name: %r" % p.stderr)
+else:
+    names = [x["report"] for x in json.load(open(os.path.join(work, "odd-name",
+                                                              "report.json")))["processes"]]
+    if names[0] != os.path.join(work, "r?.json"):
+        failures.append("non-UTF-8 file name written as %r" % names[0])
+
 # The merged report is a report: every command reads it.
 for args in (("export", out, "--format", "folded"), ("export", out, "--format", "callgrind"),
              ("html", out, "-o", os.path.join(work, "page.html")), ("diff", out, out),
@@ -160,14 +182,29 @@ for args in (("export", out, "--format", "folded"), ("export", out, "--format", 
     if rc != 0 or stderr:
         failures.append("%s: exit %d, stderr %r" % (" ".join(args), rc, stderr))
 
+# The other order: the same records and thread shares (b's records, which
+# name no thread, are thread 0's however early they come).
+def merged(name, *inputs):
+    """The json-v1 of merging INPUTS into WORK/NAME, or None (a failure noted)."""
+    path = os.path.join(work, name)
+    rc, stdout, stderr = run("merge", *inputs, "-o", path)
+    if rc != 0 or stderr:
+        failures.append("merge %s: exit %d, stderr %r" % (" ".join(inputs), rc, stderr))
+        return None
+    return json.loads(run("export", path, "--format", "json-v1")[1])
+
+
+ba = merged("reversed", "merge-b.json", "merge-a.json")
+if ba:
+    strip = lambda recs: [{k: v for k, v in r.items() if k != "spread"} for r in recs]
+    for key in ("code", "other", "data"):
+        if strip(ba[key]) != strip(expected[key]):
+            failures.append("merge b a: %s differs:\n  %s" % (key, json.dumps(strip(ba[key]))))
+
 # An empty report (a process that loaded nothing) joins: a's records keep
 # their counts, each now in 1 of 2 processes, with min 0 in process 1.
-out2 = os.path.join(work, "with-empty")
-rc, stdout, stderr = run("merge", "merge-a.json", "merge-empty.json", "-o", out2)
-if rc != 0 or stderr:
-    failures.append("merge with an empty report: exit %d, stderr %r" % (rc, stderr))
-else:
-    m = json.loads(run("export", out2, "--format", "json-v1")[1])
+m = merged("with-empty", "merge-a.json", "merge-empty.json")
+if m:
     first = m["code"][0]
     if (m["summary"] != a["summary"] or len(m["processes"]) != 2
             or first["redundant_bytes"] != 18
