@@ -251,27 +251,6 @@ sum_into (const struct merge *m, json_t *acc, const json_t *in)
   return 0;
 }
 
-/* Redmaps combined: '0' where both are '0'.  */
-static int
-merge_redmap (const struct merge *m, json_t *acc, const json_t *in)
-{
-  const char *a = json_string_value (acc), *b = json_string_value (in);
-  if (!a || !b)
-    return 0;
-  size_t n = strlen (a);
-  if (strlen (b) != n)
-    return input_error (m, "a record's redmap differs in length from another process's");
-  char *s = strdup (a);
-  if (!s)
-    return input_error (m, "out of memory");
-  for (size_t i = 0; i < n; i++)
-    if (s[i] != b[i])
-      s[i] = 'x';
-  int r = json_string_set (acc, s);
-  free (s);
-  return r ? input_error (m, "out of memory") : 0;
-}
-
 /* --- byte maps --- */
 
 static int
@@ -596,6 +575,23 @@ fold_redmap (const struct merge *m, char **acc, const char *in)
     if ((*acc)[i] != in[i])
       (*acc)[i] = 'x';
   return 0;
+}
+
+/* The redmap string ACC of a thread share combined with IN's.  */
+static int
+merge_redmap (const struct merge *m, json_t *acc, const json_t *in)
+{
+  const char *a = json_string_value (acc);
+  if (!a)
+    return 0;
+  char *s = strdup (a);
+  if (!s)
+    return input_error (m, "out of memory");
+  int r = fold_redmap (m, &s, json_string_value (in));
+  if (!r && json_string_set (acc, s))
+    r = input_error (m, "out of memory");
+  free (s);
+  return r;
 }
 
 /* MR's one thread so far as its first share (its counts are that
