@@ -93,14 +93,14 @@ zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c)
   return site->lanes ? c->elements / site->lanes : c->elements;
 }
 
-/* Is any bit in [FROM, FROM+COUNT) of the 128-bit OR set?  */
+/* Is any bit in [FROM, FROM+COUNT) of the 128-bit OR set?  (COUNT <= 64.)  */
 static int
 any_bit (const struct zi_counters *c, unsigned from, unsigned count)
 {
-  for (unsigned b = from; b < from + count; b++)
-    if (b < 64 ? (c->or_lo >> b) & 1 : (c->or_hi >> (b - 64)) & 1)
-      return 1;
-  return 0;
+  uint64_t mask = count < 64 ? (1ull << count) - 1 : ~0ull;
+  uint64_t lo = from < 64 ? c->or_lo >> from : 0;
+  uint64_t hi = from == 0 ? 0 : from < 64 ? c->or_hi << (64 - from) : c->or_hi >> (from - 64);
+  return ((lo | hi) & mask) != 0;
 }
 
 /* The redmap of a record, into OUT:

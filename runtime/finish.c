@@ -35,25 +35,171 @@ arch_name (void)
   return "unknown";
 }
 
-/* The path table the comparisons below read (qsort has no argument for
-   it; the report is built under zi_lock).  */
-static const struct zi_paths *sort_paths;
-
+/* The order of records in a report: by redundant bytes (most first), then
+   by source position (file, line, column, expression), then by path
+   (zi_paths_cmp).  Sites are ranked by source position once, and the
+   records are sorted as small keys: sorting 56-byte records with string
+   comparisons took over a quarter of sqlite3 speedtest1's report time.  */
 static int
-by_redundancy (const void *a, const void *b)
+by_position (const void *a, const void *b)
 {
-  const struct zi_record *x = a, *y = b;
-  if (x->c.redundant_bytes != y->c.redundant_bytes)
-    return x->c.redundant_bytes < y->c.redundant_bytes ? 1 : -1;
-  int r = strcmp (x->site->file, y->site->file);
+  const struct zi_site_info *x = *(const struct zi_site_info *const *) a;
+  const struct zi_site_info *y = *(const struct zi_site_info *const *) b;
+  int r = x->file == y->file ? 0 : strcmp (x->file, y->file);
   if (r)
     return r;
-  if (x->site->line != y->site->line)
-    return x->site->line < y->site->line ? -1 : 1;
-  if (x->site->column != y->site->column)
-    return x->site->column < y->site->column ? -1 : 1;
-  r = strcmp (x->site->expr, y->site->expr);
-  return r ? r : zi_paths_cmp (sort_paths, x->path, y->path);
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  if (x->column != y->column)
+    return x->column < y->column ? -1 : 1;
+  return x->expr == y->expr ? 0 : strcmp (x->expr, y->expr);
+}
+
+struct order_key {
+  uint64_t redundant_bytes;
+  uint64_t path_key;        /* its path's zi_paths_keys, or 0 */
+  uint32_t position;        /* the site's rank by by_position (equal sites: equal) */
+  uint32_t record;          /* its index: equal keys keep their order */
+};
+
+/* What by_order_key reads besides the keys.  */
+struct order {
+  const struct zi_record *records;
+  const struct zi_paths *paths;
+  const struct zi_path_key *path_keys;   /* zi_paths_keys, or NULL */
+};
+
+static int
+by_order_key (const void *a, const void *b, void *order)
+{
+  const struct order_key *x = a, *y = b;
+  if (x->redundant_bytes != y->redundant_bytes)
+    return x->redundant_bytes < y->redundant_bytes ? 1 : -1;
+  if (x->position != y->position)
+    return x->position < y->position ? -1 : 1;
+  if (x->path_key != y->path_key)
+    return x->path_key < y->path_key ? -1 : 1;
+  const struct order *o = order;
+  int32_t p = o->records[x->record].path, q = o->records[y->record].path;
+  int c = p == q         ? 0
+          : o->path_keys ? zi_paths_cmp_keyed (o->path_keys, p, q)
+                         : zi_paths_cmp (o->paths, p, q);
+  return c ? c : (x->record > y->record) - (x->record < y->record);
+}
+
+/* Sort KEYS[0..N) by redundant bytes, most first, keeping the order of
+   equal ones: a radix sort, RADIX_BITS at a time, that skips the digits
+   all keys share.  TMP holds N keys; returns KEYS or TMP, whichever holds
+   the result.  (sqlite3 speedtest1's 295,225 records have 56,619
+   distinct pairs of redundant bytes and site: a comparison sort of all of
+   them spends most comparisons on keys this tells apart.)  */
+#define RADIX_BITS 11
+
+static struct order_key *
+radix_by_redundancy (struct order_key *keys, struct order_key *tmp, size_t n)
+{
+  size_t *count = malloc (sizeof *count << RADIX_BITS);
+  if (!count)
+    abort ();
+  for (unsigned shift = 0; shift < 64; shift += RADIX_BITS)
+    {
+      const uint64_t mask = (1u << RADIX_BITS) - 1;
+      memset (count, 0, sizeof *count << RADIX_BITS);
+      for (size_t i = 0; i < n; i++)
+        count[(~keys[i].redundant_bytes >> shift) & mask]++;
+      if (n && count[(~keys[0].redundant_bytes >> shift) & mask] == n)
+        continue;
+      for (size_t d = 0, at = 0; d <= mask; d++)
+        {
+          size_t c = count[d];
+          count[d] = at;
+          at += c;
+        }
+      for (size_t i = 0; i < n; i++)
+        tmp[count[(~keys[i].redundant_bytes >> shift) & mask]++] = keys[i];
+      struct order_key *t = keys;
+      keys = tmp;
+      tmp = t;
+    }
+  free (count);
+  return keys;
+}
+
+/* Put R's records in report order.  */
+static void
+sort_records (struct zi_report *r)
+{
+  size_t n = r->nrecords;
+  struct zi_ptrmap rank = { 0 };
+  const struct zi_site_info **sites = NULL;
+  size_t nsites = 0, cap = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      int32_t *at = zi_ptrmap_at (&rank, r->records[i].site);
+      if (*at != ZI_PTRMAP_NEW)
+        continue;
+      *at = 0;
+      if (nsites == cap)
+        {
+          cap = cap ? 2 * cap : 256;
+          sites = realloc (sites, cap * sizeof *sites);
+          if (!sites)
+            abort ();
+        }
+      sites[nsites++] = r->records[i].site;
+    }
+  qsort (sites, nsites, sizeof *sites, by_position);
+  for (size_t i = 0, first = 0; i < nsites; i++)
+    {
+      if (by_position (&sites[first], &sites[i]) != 0)
+        first = i;
+      *zi_ptrmap_at (&rank, sites[i]) = (int32_t) first;
+    }
+  free (sites);
+  struct order o = { r->records, &r->paths, zi_paths_keys (&r->paths) };
+  struct order_key *keys = malloc ((n ? n : 1) * sizeof *keys);
+  if (!keys || n > UINT32_MAX)
+    abort ();
+  for (size_t i = 0; i < n; i++)
+    {
+      int32_t path = r->records[i].path;
+      keys[i] = (struct order_key) { r->records[i].c.redundant_bytes,
+                                     o.path_keys && path >= 0 ? o.path_keys[path].key : 0,
+                                     (uint32_t) *zi_ptrmap_at (&rank, r->records[i].site),
+                                     (uint32_t) i };
+    }
+  zi_ptrmap_free (&rank);
+  struct order_key *tmp = malloc ((n ? n : 1) * sizeof *tmp);
+  if (!tmp)
+    abort ();
+  struct order_key *sorted_keys = radix_by_redundancy (keys, tmp, n);
+  free (sorted_keys == keys ? tmp : keys);
+  keys = sorted_keys;
+  /* Then each run of equal redundant bytes by the rest of the order.  */
+  for (size_t i = 0, j; i < n; i = j)
+    {
+      for (j = i + 1; j < n && keys[j].redundant_bytes == keys[i].redundant_bytes; j++)
+        ;
+      if (j - i > 1)
+        qsort_r (keys + i, j - i, sizeof *keys, by_order_key, &o);
+    }
+  free ((void *) o.path_keys);
+  /* Gathered into a new array, whose reads do not wait for each other
+     (moving the records along the permutation's cycles in place waits for
+     one cache miss after the other).  The order first, so that the keys'
+     memory is free for the new array.  */
+  uint32_t *from = (uint32_t *) keys;   /* in place: from[i] is at or before keys[i] */
+  for (size_t i = 0; i < n; i++)
+    from[i] = keys[i].record;
+  from = realloc (from, (n ? n : 1) * sizeof *from);
+  struct zi_record *sorted = malloc ((n ? n : 1) * sizeof *sorted);
+  if (!from || !sorted)
+    abort ();
+  for (size_t i = 0; i < n; i++)
+    sorted[i] = r->records[from[i]];
+  free (from);
+  free (r->records);
+  r->records = sorted;
 }
 
 /* Records with the same site and the same path are one record.  */
@@ -86,31 +232,61 @@ counters_add (struct zi_counters *to, const struct zi_counters *from)
   to->or_hi |= from->or_hi;
 }
 
-/* Append the cells of TAB, loaded by THREAD (a row of R, or
-   ZI_ENDED_THREADS), to R's records (paths resolved).  */
+/* Where the counters of one thread row (or of the ended threads) go:
+   records of R, loaded by THREAD (a row of R, or ZI_ENDED_THREADS), and
+   TOTALS (the row's, or NULL).  */
+struct sink {
+  struct zi_report *r;
+  size_t *cap;
+  int32_t thread;
+  struct zi_totals *totals;
+};
+
+/* A zi_fold_fn: append the counters C of SITE under CTX to the
+   sink's records (path resolved) and totals.  Records are made straight
+   from the slots, without a table of (site, context) first: sqlite3
+   speedtest1's table was 57 MB and a fifth of its report's time;
+   records of one site and path are merged later (merge_records).  */
 static void
-add_cells (struct zi_report *r, size_t *cap, const struct zi_table *tab, int32_t thread)
+add_record (void *arg, int32_t slot, const struct zi_site_info *site, const void *ctx,
+            const struct zi_counters *c)
+{
+  struct sink *k = arg;
+  struct zi_report *r = k->r;
+  (void) slot;
+  if (!c->elements)
+    return;
+  if (r->nrecords == *k->cap)
+    {
+      *k->cap = *k->cap ? 2 * *k->cap : 256;
+      r->records = realloc (r->records, *k->cap * sizeof *r->records);
+      if (!r->records)
+        abort ();
+    }
+  struct zi_record *rec = &r->records[r->nrecords++];
+  rec->site = site;
+  rec->path = zi_record_path (&r->paths, rec->site, zi_ctx_is_node (ctx) ? ctx : NULL);
+  rec->thread = k->thread;
+  rec->c = *c;
+  rec->c.redundant_bytes = zi_counters_redundant (rec->site, c);
+  if (k->totals)
+    {
+      struct zi_totals *t = &k->totals[zi_types[rec->site->type].kind];
+      t->elements += c->elements;
+      t->bytes += zi_counters_bytes (rec->site, c);
+      t->redundant_bytes += rec->c.redundant_bytes;
+      t->zero_elements += c->zero_elements;
+    }
+}
+
+/* Pass the cells of TAB to the sink K.  */
+static void
+add_cells (struct sink *k, const struct zi_table *tab)
 {
   for (size_t i = 0; tab->cells && i <= tab->mask; i++)
-    {
-      const struct zi_cell *cell = &tab->cells[i];
-      if (!cell->slot || !cell->c.elements)
-        continue;
-      if (r->nrecords == *cap)
-        {
-          *cap = *cap ? 2 * *cap : 256;
-          r->records = realloc (r->records, *cap * sizeof *r->records);
-          if (!r->records)
-            abort ();
-        }
-      struct zi_record *rec = &r->records[r->nrecords++];
-      rec->site = zi_site_get (cell->slot);
-      rec->path = zi_record_path (&r->paths, rec->site,
-                                  zi_ctx_is_node (cell->ctx) ? cell->ctx : NULL);
-      rec->thread = thread;
-      rec->c = cell->c;
-      rec->c.redundant_bytes = zi_counters_redundant (rec->site, &cell->c);
-    }
+    if (tab->cells[i].slot)
+      add_record (k, tab->cells[i].slot, zi_site_get (tab->cells[i].slot), tab->cells[i].ctx,
+                  &tab->cells[i].c);
 }
 
 /* Append PART to R's parts.  */
@@ -127,12 +303,48 @@ add_part (struct zi_report *r, size_t *cap, int32_t thread, const struct zi_coun
   r->parts[r->nparts++] = (struct zi_thread_part) { thread, 0, *c };
 }
 
-/* Sort R's records by (site, path, thread) and merge equal neighbours: one
-   record per site and path.  Those that several threads loaded keep each
-   thread's share in R's parts (a thread's cells of one path summed first).
-   Then compute the totals.  */
+/* Merge R's records of one site and path when one thread loaded them
+   all: in a hash set of their indices, in the order they came.  */
 static void
-merge_records (struct zi_report *r)
+merge_one_thread (struct zi_report *r)
+{
+  size_t size = 1024;
+  while (size < 2 * r->nrecords)
+    size *= 2;
+  uint32_t *set = calloc (size, sizeof *set);     /* index + 1, 0 = empty */
+  if (!set)
+    abort ();
+  size_t out = 0;
+  for (size_t i = 0; i < r->nrecords; i++)
+    {
+      const struct zi_record *rec = &r->records[i];
+      uint64_t h = ((uint64_t) (uintptr_t) rec->site ^ (uint64_t) (uint32_t) rec->path << 40)
+                   * 0x9e3779b97f4a7c15ull;
+      size_t j = (size_t) (h ^ h >> 29) & (size - 1);
+      for (; set[j]; j = (j + 1) & (size - 1))
+        {
+          struct zi_record *m = &r->records[set[j] - 1];
+          if (m->site == rec->site && m->path == rec->path)
+            break;
+        }
+      if (set[j])
+        counters_add (&r->records[set[j] - 1].c, &rec->c);
+      else
+        {
+          r->records[out] = *rec;
+          set[j] = (uint32_t) ++out;
+        }
+    }
+  r->nrecords = out;
+  free (set);
+}
+
+/* Merge R's records of one site and path when several threads may have
+   loaded one: it keeps each thread's share in R's parts.  Records are
+   sorted by (site, path, thread) and equal neighbours merged, a thread's
+   records of one path summed first.  */
+static void
+merge_threads (struct zi_report *r)
 {
   qsort (r->records, r->nrecords, sizeof *r->records, by_site_path_and_thread);
   size_t out = 0, part_cap = 0;
@@ -164,6 +376,19 @@ merge_records (struct zi_report *r)
       i = j;
     }
   r->nrecords = out;
+}
+
+/* One record per site and path, then the totals and the report's order.  */
+static void
+merge_records (struct zi_report *r)
+{
+  int one_thread = 1;
+  for (size_t i = 1; i < r->nrecords && one_thread; i++)
+    one_thread = r->records[i].thread == r->records[0].thread;
+  if (one_thread)
+    merge_one_thread (r);
+  else
+    merge_threads (r);
   for (size_t i = 0; i < r->nrecords; i++)
     {
       struct zi_record *rec = &r->records[i];
@@ -173,8 +398,7 @@ merge_records (struct zi_report *r)
       k->redundant_bytes += rec->c.redundant_bytes;
       k->zero_elements += rec->c.zero_elements;
     }
-  sort_paths = &r->paths;
-  qsort (r->records, r->nrecords, sizeof *r->records, by_redundancy);
+  sort_records (r);
 }
 
 /* Writing a report while other threads run.  Their instrumented code may
@@ -319,7 +543,7 @@ zi_finish (const char *why)
   size_t nthreads = 0, cap = 0;
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     nthreads++;
-  add_cells (&r, &cap, &zi_ended_counters, ZI_ENDED_THREADS);
+  add_cells (&(struct sink) { &r, &cap, ZI_ENDED_THREADS, NULL }, &zi_ended_counters);
   r.threads = calloc (nthreads ? nthreads : 1, sizeof *r.threads);
   for (struct zi_thread *t = zi_threads; t; t = t->next)
     {
@@ -329,20 +553,14 @@ zi_finish (const char *why)
       row->merged = t->merged;
       if (t->busy_at_report)
         continue;
-      /* Its counters: its table plus its slots (zi_contexts_fold), into
-         the table itself for this thread, into a copy for the others.  */
-      struct zi_table copy = { 0 }, *counters = &t->counters;
-      if (zi_thread_is_self (t))
-        zi_contexts_fold (t, &t->counters, 1);
-      else
-        {
-          zi_table_add (&copy, &t->counters, NULL);
-          zi_contexts_fold (t, &copy, 0);
-          counters = &copy;
-        }
-      add_cells (&r, &cap, counters, row_index);
-      zi_thread_totals_of (t, counters, row->totals);
-      zi_table_free (&copy);
+      /* Its counters: its table (elements the runtime counted) and its
+         slots, read and left as they are, so that a later report (a
+         failed exec, then exit) has them again.  Its totals: what it
+         gathered before (if it ended) and those.  */
+      memcpy (row->totals, t->totals, sizeof t->totals);
+      struct sink sink = { &r, &cap, row_index, row->totals };
+      add_cells (&sink, &t->counters);
+      zi_contexts_fold (t, 0, add_record, &sink);
       for (int c = 0; c < ZI_NCLASSES; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)
           {
@@ -352,6 +570,11 @@ zi_finish (const char *why)
               zi_totals_add (&row->totals[k], &t->data_totals[c][k]);
           }
     }
+  /* Code mode alone: every path is made, so the DWARF the symbolization
+     read can go before the records are sorted and written (sqlite3
+     speedtest1: 19 MB).  */
+  if (!zi_data_on)
+    zi_symbols_reset ();
   merge_records (&r);
   if (!zi_config.mode_code)
     for (size_t i = 0; i < r.nthreads; i++)

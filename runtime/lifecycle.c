@@ -43,7 +43,7 @@ before_fork (void)
 {
   struct zi_thread *t = zi_thread_self ();
   zi_enter ();
-  zi_contexts_fold (t, &t->counters, 1);
+  zi_contexts_fold (t, 1, zi_table_fold, &t->counters);
   pthread_mutex_lock (&zi_lock);
 }
 

@@ -345,6 +345,9 @@ zi_output_write (const char *name, int (*write) (const struct zi_report *, FILE 
       else
         {
           what = "write";
+          /* Writes of 1 MB, not of the file system's block: a large
+             program's report.json is tens of megabytes.  */
+          setvbuf (f, NULL, _IOFBF, 1 << 20);
           int w = write (r, f);
           int saved = errno;
           int c = fclose (f);

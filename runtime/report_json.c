@@ -73,6 +73,41 @@ json_string (FILE *f, const char *s)
   fputc ('"', f);
 }
 
+/* Text made in a buffer, for the lines written once per record or path,
+   and written without stdio's lock (the file is the reporting thread's
+   alone): fprintf's conversions were a sixth of sqlite3 speedtest1's
+   report time (295,225 records, 331,187 paths).  */
+static char *
+put_u64 (char *p, unsigned long long v)
+{
+  char digits[20];
+  int n = 0;
+  do
+    digits[n++] = (char) ('0' + v % 10);
+  while (v /= 10);
+  while (n)
+    *p++ = digits[--n];
+  return p;
+}
+
+static char *
+put_i64 (char *p, long long v)
+{
+  if (v >= 0)
+    return put_u64 (p, (unsigned long long) v);
+  *p++ = '-';
+  return put_u64 (p, -(unsigned long long) v);
+}
+
+/* S, a literal or a string without characters JSON escapes.  */
+static char *
+put_str (char *p, const char *s)
+{
+  size_t n = strlen (s);
+  memcpy (p, s, n);
+  return p + n;
+}
+
 static void
 json_totals (FILE *f, const struct zi_totals *t)
 {
@@ -109,8 +144,14 @@ json_tables (FILE *f, const struct zi_paths *t)
     }
   fputs ("\n  ],\n  \"contexts\": [", f);
   for (size_t i = 0; i < t->nctx; i++)
-    fprintf (f, "%s[%u, %d]", i % 8 ? ", " : i ? ",\n    " : "\n    ", t->ctx[i].frame,
-             (int) t->ctx[i].parent);
+    {
+      char line[64], *p = put_str (line, i % 8 ? ", [" : i ? ",\n    [" : "\n    [");
+      p = put_u64 (p, t->ctx[i].frame);
+      p = put_str (p, ", ");
+      p = put_i64 (p, t->ctx[i].parent);
+      *p++ = ']';
+      fwrite_unlocked (line, 1, (size_t) (p - line), f);
+    }
   fputs ("\n  ]", f);
 }
 
@@ -169,45 +210,66 @@ thread_id (const struct zi_report *r, int32_t t)
   return t >= 0 && (size_t) t < r->nthreads ? (long) r->threads[t].id : -1L;
 }
 
-static void
-json_record (FILE *f, struct sites *sites, const struct zi_report *r, const struct zi_record *rec)
+/* A record's or a thread share's loads, elements, bytes, redundant bytes,
+   zero elements and redmap at P, each after its name (NAMES: the six
+   names with their punctuation, or NULL for a list).  */
+static char *
+put_counters (char *p, const struct zi_site_info *s, const struct zi_counters *c,
+              const char *const *names)
 {
-  const struct zi_site_info *s = rec->site;
+  static const char *const list[6] = { "", ", ", ", ", ", ", ", ", ", \"" };
+  const char *const *n = names ? names : list;
   char redmap[64];
-  zi_redmap (s, &rec->c, redmap, sizeof redmap);
-  fprintf (f, "    {\"site\": %d, \"loads\": %llu, \"elements\": %llu, \"bytes\": %llu, "
-              "\"redundant_bytes\": %llu, \"zero_elements\": %llu, \"redmap\": \"%s\", "
-              "\"context\": %d",
-           (int) site_index (sites, s), (unsigned long long) zi_counters_loads (s, &rec->c),
-           (unsigned long long) rec->c.elements,
-           (unsigned long long) zi_counters_bytes (s, &rec->c),
-           (unsigned long long) rec->c.redundant_bytes,
-           (unsigned long long) rec->c.zero_elements, redmap, (int) rec->path);
+  zi_redmap (s, c, redmap, sizeof redmap);
+  p = put_u64 (put_str (p, n[0]), zi_counters_loads (s, c));
+  p = put_u64 (put_str (p, n[1]), c->elements);
+  p = put_u64 (put_str (p, n[2]), zi_counters_bytes (s, c));
+  p = put_u64 (put_str (p, n[3]), c->redundant_bytes);
+  p = put_u64 (put_str (p, n[4]), c->zero_elements);
+  p = put_str (put_str (p, n[5]), redmap);
+  *p++ = '"';
+  return p;
+}
+
+/* A code record, after SEP.  */
+static void
+json_record (FILE *f, const char *sep, struct sites *sites, const struct zi_report *r,
+             const struct zi_record *rec)
+{
+  static const char *const names[6] = {
+    ", \"loads\": ", ", \"elements\": ", ", \"bytes\": ", ", \"redundant_bytes\": ",
+    ", \"zero_elements\": ", ", \"redmap\": \""
+  };
+  const struct zi_site_info *s = rec->site;
+  char line[512];     /* 8 names, 9 numbers and a redmap of 64 at most */
+  char *p = put_i64 (put_str (put_str (line, sep), "    {\"site\": "), site_index (sites, s));
+  p = put_counters (p, s, &rec->c, names);
+  p = put_i64 (put_str (p, ", \"context\": "), rec->path);
   /* Which thread loaded it (left out when one thread did all): one id
      (-1: threads that ended before the report, merged), or each thread's
      share as [thread, loads, elements, bytes, redundant_bytes,
      zero_elements, redmap].  */
-  if (rec->thread < ZI_ENDED_THREADS)
+  if (rec->thread >= ZI_ENDED_THREADS)
     {
-      fputs (", \"threads\": [", f);
-      for (size_t i = ZI_FIRST_PART (rec->thread), first = i;; i++)
-        {
-          const struct zi_thread_part *p = &r->parts[i];
-          zi_redmap (s, &p->c, redmap, sizeof redmap);
-          fprintf (f, "%s[%ld, %llu, %llu, %llu, %llu, %llu, \"%s\"]", i > first ? ", " : "",
-                   thread_id (r, p->thread), (unsigned long long) zi_counters_loads (s, &p->c),
-                   (unsigned long long) p->c.elements,
-                   (unsigned long long) zi_counters_bytes (s, &p->c),
-                   (unsigned long long) p->c.redundant_bytes,
-                   (unsigned long long) p->c.zero_elements, redmap);
-          if (p->last)
-            break;
-        }
-      fputc (']', f);
+      if (r->nthreads > 1 || rec->thread != 0)
+        p = put_i64 (put_str (p, ", \"thread\": "), thread_id (r, rec->thread));
+      *p++ = '}';
+      fwrite_unlocked (line, 1, (size_t) (p - line), f);
+      return;
     }
-  else if (r->nthreads > 1 || rec->thread != 0)
-    fprintf (f, ", \"thread\": %ld", thread_id (r, rec->thread));
-  fputc ('}', f);
+  fwrite_unlocked (line, 1, (size_t) (p - line), f);
+  fputs (", \"threads\": [", f);
+  for (size_t i = ZI_FIRST_PART (rec->thread), first = i;; i++)
+    {
+      const struct zi_thread_part *part = &r->parts[i];
+      p = put_i64 (put_str (line, i > first ? ", [" : "["), thread_id (r, part->thread));
+      p = put_counters (put_str (p, ", "), s, &part->c, NULL);
+      *p++ = ']';
+      fwrite_unlocked (line, 1, (size_t) (p - line), f);
+      if (part->last)
+        break;
+    }
+  fputs ("]}", f);
 }
 
 static void
@@ -310,8 +372,7 @@ zi_write_json (const struct zi_report *r, FILE *f)
   for (size_t i = 0; i < r->nrecords; i++)
     if (zi_types[r->records[i].site->type].kind != ZI_KIND_OTHER)
       {
-        fputs (first ? "\n" : ",\n", f);
-        json_record (f, &sites, r, &r->records[i]);
+        json_record (f, first ? "\n" : ",\n", &sites, r, &r->records[i]);
         first = 0;
       }
   fputs ("\n  ],\n  \"other\": [", f);

@@ -65,6 +65,13 @@ struct zi_counters *zi_table_get (struct zi_table *t, int32_t slot, const void *
 void zi_table_add (struct zi_table *dst, const struct zi_table *src,
                    const void *(*map) (const void *)) ZI_HIDDEN;
 void zi_table_free (struct zi_table *t) ZI_HIDDEN;
+/* What zi_contexts_fold passes each counter slot that counted something
+   to: the site's dense number and descriptor, its record context and its
+   counters.  */
+typedef void zi_fold_fn (void *arg, int32_t slot, const struct zi_site_info *site,
+                         const void *ctx, const struct zi_counters *c);
+/* A zi_fold_fn that adds to the table ARG.  */
+zi_fold_fn zi_table_fold ZI_HIDDEN;
 /* table.c: a map from pointers to indices (report-time numbering of nodes
    and sites): *zi_ptrmap_at is the index of KEY, or ZI_PTRMAP_NEW when it
    has none yet (then set it).  */
@@ -88,6 +95,7 @@ void zi_ptrmap_free (struct zi_ptrmap *m) ZI_HIDDEN;
 #define ZI_NODE_ALIAS    32u   /* a recursive entry with another return address: alias_of */
 #define ZI_NODE_SHARED   64u   /* data mode alone: its slots are its function's first node's */
 #define ZI_NODE_LAZY    128u   /* own is a lazy_slots mapping (contexts.c) */
+#define ZI_NODE_WIDE    256u   /* some of its sites take two counter slots (ZI_WIDE_TYPE) */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra, slots: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
@@ -115,9 +123,10 @@ const struct zi_node *zi_node_canonical (const struct zi_node *node) ZI_HIDDEN;
    need; its counters and groups must refer to canonical nodes by now.  */
 void zi_contexts_thread_ended (struct zi_thread *t) ZI_HIDDEN;
 void zi_contexts_init (void) ZI_HIDDEN;
-/* Add the counter slots of T's nodes to INTO (T's table, or a copy of it)
-   and, if CLEAR, zero them (only T itself, or a thread that is gone).  */
-void zi_contexts_fold (struct zi_thread *t, struct zi_table *into, int clear) ZI_HIDDEN;
+/* Pass the counter slots of T's nodes that counted something to EACH
+   (with ARG) and, if CLEAR, zero them (only T itself, or a thread that is
+   gone).  */
+void zi_contexts_fold (struct zi_thread *t, int clear, zi_fold_fn *each, void *arg) ZI_HIDDEN;
 /* Generated code of the thread's current context called the runtime for
    a data slot's miss (data mode alone: may give the context slots of its
    own, contexts.c).  */
@@ -169,11 +178,24 @@ struct zi_paths {
   size_t frame_mask, ctx_mask;
   struct zi_frames scratch;        /* the path being added */
   struct zi_ptrmap node_paths;     /* node -> its part of paths (callpath.c) */
+  const struct zi_node *last_node; /* the last node_paths lookup */
+  int32_t last_path;
+  struct zi_ptrmap site_index;     /* site -> its entry in site_frames */
+  uint32_t *site_frames;           /* per site: n, then its n frames' indices */
+  size_t nsite_frames, site_frames_cap;
 };
 int32_t zi_record_path (struct zi_paths *t, const struct zi_site_info *site,
                         const struct zi_node *node) ZI_HIDDEN;
 int32_t zi_node_path (struct zi_paths *t, const struct zi_node *node) ZI_HIDDEN;
 int zi_paths_cmp (const struct zi_paths *t, int32_t a, int32_t b) ZI_HIDDEN;
+/* Keys per path for a faster zi_paths_cmp (zi_paths_keys; NULL: use
+   zi_paths_cmp).  */
+struct zi_path_key {
+  uint64_t key;              /* its innermost three frames' ranks */
+  int32_t past;              /* the path past them, or -1 */
+};
+struct zi_path_key *zi_paths_keys (const struct zi_paths *t) ZI_HIDDEN;
+int zi_paths_cmp_keyed (const struct zi_path_key *keys, int32_t a, int32_t b) ZI_HIDDEN;
 void zi_paths_free (struct zi_paths *t) ZI_HIDDEN;
 
 /* Totals of one kind.  */
@@ -348,10 +370,6 @@ zi_leave (void)
   if (depth == 0 && __builtin_expect (*(volatile uint64_t *) &zi_deferred != 0, 0))
     zi_undefer ();
 }
-/* T's totals: what it gathered before it ended (if it did) plus TABLE, its
-   live counters.  */
-void zi_thread_totals_of (const struct zi_thread *t, const struct zi_table *table,
-                          struct zi_totals *out) ZI_HIDDEN;
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
 

@@ -53,6 +53,19 @@ zi_table_get (struct zi_table *t, int32_t slot, const void *ctx)
 }
 
 void
+zi_table_fold (void *table, int32_t slot, const struct zi_site_info *site, const void *ctx,
+               const struct zi_counters *c)
+{
+  (void) site;
+  struct zi_counters *d = zi_table_get (table, slot, ctx);
+  d->elements += c->elements;
+  d->redundant_bytes += c->redundant_bytes;
+  d->zero_elements += c->zero_elements;
+  d->or_lo |= c->or_lo;
+  d->or_hi |= c->or_hi;
+}
+
+void
 zi_table_add (struct zi_table *dst, const struct zi_table *src, const void *(*map) (const void *))
 {
   for (size_t i = 0; src->cells && i <= src->mask; i++)
@@ -60,12 +73,7 @@ zi_table_add (struct zi_table *dst, const struct zi_table *src, const void *(*ma
       const struct zi_cell *s = &src->cells[i];
       if (!s->slot)
         continue;
-      struct zi_counters *d = zi_table_get (dst, s->slot, map ? map (s->ctx) : s->ctx);
-      d->elements += s->c.elements;
-      d->redundant_bytes += s->c.redundant_bytes;
-      d->zero_elements += s->c.zero_elements;
-      d->or_lo |= s->c.or_lo;
-      d->or_hi |= s->c.or_hi;
+      zi_table_fold (dst, s->slot, NULL, map ? map (s->ctx) : s->ctx, &s->c);
     }
 }
 

@@ -161,17 +161,6 @@ add_counter_totals (const struct zi_table *tab, struct zi_totals *out)
     }
 }
 
-/* T's totals: what it gathered before it ended (if it did) plus its live
-   counters.  */
-void
-zi_thread_totals_of (const struct zi_thread *t, const struct zi_table *table,
-                     struct zi_totals *out)
-{
-  memcpy (out, t->totals, sizeof t->totals);
-  add_counter_totals (table, out);
-}
-
-
 static unsigned ended_rows;          /* ended threads with a row of their own */
 static struct zi_thread *ended_sum;  /* the row of the others, once there are */
 
@@ -245,7 +234,7 @@ thread_ended (void *arg)
 {
   struct zi_thread *t = arg;
   zi_enter ();
-  zi_contexts_fold (t, &t->counters, 1);
+  zi_contexts_fold (t, 1, zi_table_fold, &t->counters);
   pthread_mutex_lock (&zi_lock);
   t->in_runtime = NULL;      /* this thread's TLS goes away soon (finish.c) */
   add_counter_totals (&t->counters, t->totals);

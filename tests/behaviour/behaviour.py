@@ -232,6 +232,57 @@ int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush 
     check(int_elements(report()) == 5, "elements")
 
 
+def case_failed_exec():
+    """5 loads, an exec that fails (its report is written), 3 more loads,
+    exit: the report at exit holds all 8 (the first report took nothing
+    away from the counters)."""
+    r = same_as_plain("failexec", r"""
+int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
+  char *argv[] = { "x", 0 }; execv ("/nonexistent/zeroinst-no-such-program", argv);
+  printf ("%lld\n", (long long) load_ones (3)); return 0; }""")
+    check(r.returncode == 0 and r.stdout == "5\n3\n", "out %r" % r.stdout)
+    check(int_elements(report()) == 8, "elements %d, expected 8" % int_elements(report()))
+
+
+def case_record_order():
+    """Records come by redundant bytes (most first), then by file, line,
+    column and expression, then by call path frame by frame from the
+    innermost (function, file, line), a path before its extensions.
+    load_ones runs 4 elements through mid3, mid1 and mid2, then through
+    deep <- via <- top3, top1 and top2 (in that order): six records with
+    equal redundant bytes (4 * 7) and one site, so their paths order them,
+    the last three by their fourth frame.  The whole report is checked
+    against that order."""
+    same_as_plain("order", r"""
+__attribute__ ((noinline)) void mid1 (void) { load_ones (4); sink = 1; }
+__attribute__ ((noinline)) void mid2 (void) { load_ones (4); sink = 2; }
+__attribute__ ((noinline)) void mid3 (void) { load_ones (4); sink = 3; }
+__attribute__ ((noinline)) void deep (void) { load_ones (4); sink = 4; }
+__attribute__ ((noinline)) void via (void) { deep (); sink = 5; }
+__attribute__ ((noinline)) void top1 (void) { via (); sink = 6; }
+__attribute__ ((noinline)) void top2 (void) { via (); sink = 7; }
+__attribute__ ((noinline)) void top3 (void) { via (); sink = 8; }
+int main (void) { init (); mid3 (); mid1 (); mid2 (); top3 (); top1 (); top2 (); return 0; }""")
+    code = report()["code"]
+    ones = [r for r in code if r["site"]["function"] == "load_ones"]
+    paths = [[f["function"] for f in r["call_path"][1:]] for r in ones]
+    want = [["deep", "via", t, "main"] for t in ("top1", "top2", "top3")]
+    want += [[m, "main"] for m in ("mid1", "mid2", "mid3")]
+    check(paths == want, "load_ones records through %s" % paths)
+    check([r["redundant_bytes"] for r in ones] == [28] * 6,
+          "redundant bytes %s" % [r["redundant_bytes"] for r in ones])
+
+    def key(r):
+        s = r["site"]
+        frames = [(f["function"].encode(), f["file"].encode(), f["line"], f.get("inlined", False),
+                   f.get("parallel_region", False)) for f in r.get("call_path", [])]
+        return (-r["redundant_bytes"], s["file"].encode(), s["line"], s["column"],
+                s["expr"].encode(), frames)
+    keys = [key(r) for r in code]
+    check(keys == sorted(keys), "records out of order: %s"
+          % [(r["redundant_bytes"], r["site"]["line"], r["site"]["expr"]) for r in code])
+
+
 def case_underscore_exit():
     """_exit cannot be caught: no report, and nothing else changes."""
     r = same_as_plain("uexit", r"""
