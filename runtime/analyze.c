@@ -93,6 +93,17 @@ zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c)
   return site->lanes ? c->elements / site->lanes : c->elements;
 }
 
+void
+zi_counters_total (struct zi_totals *totals, const struct zi_site_info *site,
+                   const struct zi_counters *c)
+{
+  struct zi_totals *t = &totals[zi_types[site->type].kind];
+  t->elements += c->elements;
+  t->bytes += zi_counters_bytes (site, c);
+  t->redundant_bytes += zi_counters_redundant (site, c);
+  t->zero_elements += c->zero_elements;
+}
+
 /* Is any bit in [FROM, FROM+COUNT) of the 128-bit OR set?  (COUNT <= 64.)  */
 static int
 any_bit (const struct zi_counters *c, unsigned from, unsigned count)

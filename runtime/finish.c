@@ -270,13 +270,7 @@ add_record (void *arg, int32_t slot, const struct zi_site_info *site, const void
   rec->c = *c;
   rec->c.redundant_bytes = zi_counters_redundant (rec->site, c);
   if (k->totals)
-    {
-      struct zi_totals *t = &k->totals[zi_types[rec->site->type].kind];
-      t->elements += c->elements;
-      t->bytes += zi_counters_bytes (rec->site, c);
-      t->redundant_bytes += rec->c.redundant_bytes;
-      t->zero_elements += c->zero_elements;
-    }
+    zi_counters_total (k->totals, site, c);
 }
 
 /* Pass the cells of TAB to the sink K.  */
@@ -390,14 +384,7 @@ merge_records (struct zi_report *r)
   else
     merge_threads (r);
   for (size_t i = 0; i < r->nrecords; i++)
-    {
-      struct zi_record *rec = &r->records[i];
-      struct zi_totals *k = &r->totals[zi_types[rec->site->type].kind];
-      k->elements += rec->c.elements;
-      k->bytes += zi_counters_bytes (rec->site, &rec->c);
-      k->redundant_bytes += rec->c.redundant_bytes;
-      k->zero_elements += rec->c.zero_elements;
-    }
+    zi_counters_total (r->totals, r->records[i].site, &r->records[i].c);
   sort_records (r);
 }
 

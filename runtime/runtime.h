@@ -461,6 +461,9 @@ void zi_redmap (const struct zi_site_info *site, const struct zi_counters *c,
 uint64_t zi_counters_bytes (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 uint64_t zi_counters_redundant (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
 uint64_t zi_counters_loads (const struct zi_site_info *site, const struct zi_counters *c) ZI_HIDDEN;
+/* TOTALS[the kind of SITE] += C (a table's counters or a record's).  */
+void zi_counters_total (struct zi_totals *totals, const struct zi_site_info *site,
+                        const struct zi_counters *c) ZI_HIDDEN;
 
 /* Data-centric analysis (SPEC §5): objects.c (maps, lookup, lock),
    statics.c (ELF symbols of every module), heap.c (allocations, groups),

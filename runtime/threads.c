@@ -152,12 +152,7 @@ add_counter_totals (const struct zi_table *tab, struct zi_totals *out)
       const struct zi_cell *cell = &tab->cells[i];
       if (!cell->slot || !cell->c.elements)
         continue;
-      const struct zi_site_info *s = zi_site_get (cell->slot);
-      struct zi_totals *k = &out[zi_types[s->type].kind];
-      k->elements += cell->c.elements;
-      k->bytes += zi_counters_bytes (s, &cell->c);
-      k->redundant_bytes += zi_counters_redundant (s, &cell->c);
-      k->zero_elements += cell->c.zero_elements;
+      zi_counters_total (out, zi_site_get (cell->slot), &cell->c);
     }
 }
 
