@@ -221,17 +221,6 @@ by_site_path_and_thread (const void *a, const void *b)
   return r ? r : x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
-/* Add the counters FROM to TO.  */
-static void
-counters_add (struct zi_counters *to, const struct zi_counters *from)
-{
-  to->elements += from->elements;
-  to->redundant_bytes += from->redundant_bytes;
-  to->zero_elements += from->zero_elements;
-  to->or_lo |= from->or_lo;
-  to->or_hi |= from->or_hi;
-}
-
 /* Where the counters of one thread row (or of the ended threads) go:
    records of R, loaded by THREAD (a row of R, or ZI_ENDED_THREADS), and
    TOTALS (the row's, or NULL).  */
@@ -322,7 +311,7 @@ merge_one_thread (struct zi_report *r)
             break;
         }
       if (set[j])
-        counters_add (&r->records[set[j] - 1].c, &rec->c);
+        zi_counters_add (&r->records[set[j] - 1].c, &rec->c);
       else
         {
           r->records[out] = *rec;
@@ -356,11 +345,11 @@ merge_threads (struct zi_report *r)
         {
           const struct zi_record *rec = &r->records[k];
           if (k > i)
-            counters_add (&merged.c, &rec->c);
+            zi_counters_add (&merged.c, &rec->c);
           if (!several)
             continue;
           if (k > i && rec->thread == rec[-1].thread)
-            counters_add (&r->parts[r->nparts - 1].c, &rec->c);
+            zi_counters_add (&r->parts[r->nparts - 1].c, &rec->c);
           else
             add_part (r, &part_cap, rec->thread, &rec->c);
         }

@@ -48,6 +48,17 @@ struct zi_counters {
   uint64_t or_lo, or_hi;   /* OR of all values: zero bits were zero in every element */
 };
 
+/* TO += FROM: counts summed, ORs combined.  */
+static inline void
+zi_counters_add (struct zi_counters *to, const struct zi_counters *from)
+{
+  to->elements += from->elements;
+  to->redundant_bytes += from->redundant_bytes;
+  to->zero_elements += from->zero_elements;
+  to->or_lo |= from->or_lo;
+  to->or_hi |= from->or_hi;
+}
+
 struct zi_site_info;
 
 /* table.c: counters keyed by (site slot, calling context).  */

@@ -57,12 +57,7 @@ zi_table_fold (void *table, int32_t slot, const struct zi_site_info *site, const
                const struct zi_counters *c)
 {
   (void) site;
-  struct zi_counters *d = zi_table_get (table, slot, ctx);
-  d->elements += c->elements;
-  d->redundant_bytes += c->redundant_bytes;
-  d->zero_elements += c->zero_elements;
-  d->or_lo |= c->or_lo;
-  d->or_hi |= c->or_hi;
+  zi_counters_add (zi_table_get (table, slot, ctx), c);
 }
 
 void
