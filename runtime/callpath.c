@@ -386,14 +386,14 @@ zi_paths_cmp (const struct zi_paths *t, int32_t a, int32_t b)
   return 0;
 }
 
-/* Keys that order T's paths as zi_paths_cmp does, three frames at a time:
-   the ranks (+ 1) of a path's innermost three frames in 21 bits each,
-   innermost highest, 0 where the path is shorter; and the path past those
-   three frames.  NULL when the frames are too many to rank in 21 bits, or
-   out of memory.  Sorting sqlite3 speedtest1's 295,225 records compares
-   many paths of one site, frame by frame through the strings otherwise.  */
-#define RANK_BITS 21
-
+/* Keys that order T's paths as zi_paths_cmp does, a few frames at a time:
+   the ranks (+ 1) of a path's innermost frames, innermost highest, in as
+   many bits as the frames need but at least 16 (four frames per key, or
+   three when the frames need 17 to 21 bits, two up to 32), 0 where the
+   path is shorter; two such keys, then the path past their frames.  NULL
+   when out of memory.  Sorting sqlite3 speedtest1's 295,225 records
+   compares many paths of one site, frame by frame through the strings
+   otherwise.  */
 static int
 by_frame (const void *a, const void *b, void *frames)
 {
@@ -404,14 +404,18 @@ by_frame (const void *a, const void *b, void *frames)
 struct zi_path_key *
 zi_paths_keys (const struct zi_paths *t)
 {
-  if (t->nframes >= (1u << RANK_BITS) - 1)
-    return NULL;
+  unsigned bits = 16;
+  while (bits < 32 && ((uint64_t) t->nframes + 1) >> bits)
+    bits++;
+  unsigned per_key = 64 / bits;
   uint32_t *order = malloc ((t->nframes + 1) * sizeof *order);
+  int32_t *up_key = malloc ((t->nctx + 1) * sizeof *up_key);
   struct zi_path_key *keys
     = malloc (((t->nctx > t->nframes ? t->nctx : t->nframes) + 1) * sizeof *keys);
-  if (!order || !keys)
+  if (!order || !up_key || !keys)
     {
       free (order);
+      free (up_key);
       free (keys);
       return NULL;
     }
@@ -421,19 +425,26 @@ zi_paths_keys (const struct zi_paths *t)
   /* Frames are distinct by frame_cmp (interned by content): ranks too.  */
   uint32_t *rank = order;
   for (size_t i = 0; i < t->nframes; i++)
-    keys[order[i]].key = i + 1;      /* keys as scratch: frame -> rank + 1 */
+    keys[order[i]].past = (int32_t) i + 1;   /* keys as scratch: frame -> rank + 1 */
   for (size_t i = 0; i < t->nframes; i++)
-    rank[i] = (uint32_t) keys[i].key;
-  /* A path's parent is an earlier path: its key is there already.  */
+    rank[i] = (uint32_t) keys[i].past;
+  /* A path's parent is an earlier path, whose keys are there already:
+     its first key is its frame's rank on top of its parent's first key.
+     UP_KEY holds the path per_key frames up, which has its second key;
+     the one 2 * per_key frames up is the one past both.  */
   for (size_t c = 0; c < t->nctx; c++)
     {
       int32_t up = t->ctx[c].parent;
-      keys[c].key = (uint64_t) rank[t->ctx[c].frame] << (2 * RANK_BITS)
-                    | (up >= 0 ? keys[up].key >> RANK_BITS : 0);
-      int32_t up2 = up >= 0 ? t->ctx[up].parent : -1;
-      keys[c].past = up2 >= 0 ? t->ctx[up2].parent : -1;
+      keys[c].key[0] = (uint64_t) rank[t->ctx[c].frame] << ((per_key - 1) * bits)
+                       | (up >= 0 ? keys[up].key[0] >> bits : 0);
+      for (unsigned k = 1; k < per_key && up >= 0; k++)
+        up = t->ctx[up].parent;
+      up_key[c] = up;
+      keys[c].key[1] = up >= 0 ? keys[up].key[0] : 0;
+      keys[c].past = up >= 0 ? up_key[up] : -1;
     }
   free (order);
+  free (up_key);
   return keys;
 }
 
@@ -445,9 +456,10 @@ zi_paths_cmp_keyed (const struct zi_path_key *keys, int32_t a, int32_t b)
     {
       if (a < 0 || b < 0)
         return a < 0 ? -1 : 1;
-      if (keys[a].key != keys[b].key)
-        return keys[a].key < keys[b].key ? -1 : 1;
-      /* The same three frames (or fewer, as many in both): go past them.  */
+      for (int k = 0; k < 2; k++)
+        if (keys[a].key[k] != keys[b].key[k])
+          return keys[a].key[k] < keys[b].key[k] ? -1 : 1;
+      /* The same frames (or fewer, as many in both): go past them.  */
       a = keys[a].past;
       b = keys[b].past;
     }

@@ -57,73 +57,165 @@ by_position (const void *a, const void *b)
 
 struct order_key {
   uint64_t redundant_bytes;
-  uint64_t path_key;        /* its path's zi_paths_keys, or 0 */
   uint32_t position;        /* the site's rank by by_position (equal sites: equal) */
   uint32_t record;          /* its index: equal keys keep their order */
 };
 
-/* What by_order_key reads besides the keys.  */
+/* A record in a run of one site's records with equal redundant bytes,
+   ordered by path: its path's two keys (zi_paths_keys) and those of the
+   path past them, up to 16 frames, then the path itself.  Of sqlite3
+   speedtest1's 1.4 million comparisons, a third needed more than the
+   path's innermost three frames; 6% need more than these 16, read
+   through the keys' table, a cache miss a step.  */
+#define PATH_KEYS 4
+struct path_order {
+  uint64_t key[PATH_KEYS];  /* 0 past the path's end */
+  int32_t path;
+  uint32_t record;
+};
+
+/* What by_path_order reads besides the keys.  */
 struct order {
-  const struct zi_record *records;
   const struct zi_paths *paths;
   const struct zi_path_key *path_keys;   /* zi_paths_keys, or NULL */
 };
 
 static int
-by_order_key (const void *a, const void *b, void *order)
+by_path_order (const void *a, const void *b, void *order)
 {
-  const struct order_key *x = a, *y = b;
-  if (x->redundant_bytes != y->redundant_bytes)
-    return x->redundant_bytes < y->redundant_bytes ? 1 : -1;
-  if (x->position != y->position)
-    return x->position < y->position ? -1 : 1;
-  if (x->path_key != y->path_key)
-    return x->path_key < y->path_key ? -1 : 1;
+  const struct path_order *x = a, *y = b;
+  for (int k = 0; k < PATH_KEYS; k++)
+    if (x->key[k] != y->key[k])
+      return x->key[k] < y->key[k] ? -1 : 1;
   const struct order *o = order;
-  int32_t p = o->records[x->record].path, q = o->records[y->record].path;
-  int c = p == q         ? 0
-          : o->path_keys ? zi_paths_cmp_keyed (o->path_keys, p, q)
-                         : zi_paths_cmp (o->paths, p, q);
+  int c = x->path == y->path ? 0
+          : o->path_keys     ? zi_paths_cmp_keyed (o->path_keys, x->path, y->path)
+                             : zi_paths_cmp (o->paths, x->path, y->path);
   return c ? c : (x->record > y->record) - (x->record < y->record);
 }
 
-/* Sort KEYS[0..N) by redundant bytes, most first, keeping the order of
-   equal ones: a radix sort, RADIX_BITS at a time, that skips the digits
-   all keys share.  TMP holds N keys; returns KEYS or TMP, whichever holds
-   the result.  (sqlite3 speedtest1's 295,225 records have 56,619
-   distinct pairs of redundant bytes and site: a comparison sort of all of
-   them spends most comparisons on keys this tells apart.)  */
+/* Sort KEYS[0..N) by redundant bytes, most first, then by position,
+   keeping the order of equal ones: a radix sort, RADIX_BITS at a time,
+   position's digits first, that skips the digits all keys share.  TMP
+   holds N keys; returns KEYS or TMP, whichever holds the result.
+   (sqlite3 speedtest1's 295,225 records have 56,619 distinct pairs of
+   redundant bytes and site: a comparison sort spends most of its
+   comparisons on keys this tells apart, and calls a comparison
+   function for each.)  */
 #define RADIX_BITS 11
 
+static inline uint64_t
+radix_field (const struct order_key *k, int redundancy)
+{
+  return redundancy ? ~k->redundant_bytes : k->position;
+}
+
 static struct order_key *
-radix_by_redundancy (struct order_key *keys, struct order_key *tmp, size_t n)
+radix_sort (struct order_key *keys, struct order_key *tmp, size_t n)
 {
   size_t *count = malloc (sizeof *count << RADIX_BITS);
   if (!count)
     abort ();
-  for (unsigned shift = 0; shift < 64; shift += RADIX_BITS)
-    {
-      const uint64_t mask = (1u << RADIX_BITS) - 1;
-      memset (count, 0, sizeof *count << RADIX_BITS);
-      for (size_t i = 0; i < n; i++)
-        count[(~keys[i].redundant_bytes >> shift) & mask]++;
-      if (n && count[(~keys[0].redundant_bytes >> shift) & mask] == n)
-        continue;
-      for (size_t d = 0, at = 0; d <= mask; d++)
-        {
-          size_t c = count[d];
-          count[d] = at;
-          at += c;
-        }
-      for (size_t i = 0; i < n; i++)
-        tmp[count[(~keys[i].redundant_bytes >> shift) & mask]++] = keys[i];
-      struct order_key *t = keys;
-      keys = tmp;
-      tmp = t;
-    }
+  const uint64_t mask = (1u << RADIX_BITS) - 1;
+  for (int redundancy = 0; redundancy < 2; redundancy++)
+    for (unsigned shift = 0; shift < (redundancy ? 64 : 32); shift += RADIX_BITS)
+      {
+        memset (count, 0, sizeof *count << RADIX_BITS);
+        for (size_t i = 0; i < n; i++)
+          count[(radix_field (&keys[i], redundancy) >> shift) & mask]++;
+        if (n && count[(radix_field (&keys[0], redundancy) >> shift) & mask] == n)
+          continue;
+        for (size_t d = 0, at = 0; d <= mask; d++)
+          {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+          }
+        for (size_t i = 0; i < n; i++)
+          tmp[count[(radix_field (&keys[i], redundancy) >> shift) & mask]++] = keys[i];
+        struct order_key *t = keys;
+        keys = tmp;
+        tmp = t;
+      }
   free (count);
   return keys;
 }
+
+/* Sort K[0..N) by by_path_order: a quicksort whose comparisons are
+   inlined (a site reached through many paths makes runs of thousands of
+   keys: sqlite3 speedtest1 sorted 180,000 keys in runs of more than 16,
+   and glibc's qsort_r took a tenth of its report's time), runs of at most
+   SHORT_RUN keys by insertion, and qsort_r below DEPTH_LIMIT levels (a
+   pivot choice so bad that quadratic time looms).  */
+#define SHORT_RUN 16
+#define DEPTH_LIMIT 64
+
+static void
+sort_run (struct path_order *k, size_t n, const struct order *o, unsigned depth)
+{
+  while (n > SHORT_RUN)
+    {
+      if (depth++ == DEPTH_LIMIT)
+        {
+          qsort_r (k, n, sizeof *k, by_path_order, (void *) o);
+          return;
+        }
+      /* The median of the first, middle and last key as the pivot, at k[0].  */
+      struct path_order *a = &k[0], *b = &k[n / 2], *c = &k[n - 1], *m;
+      if (by_path_order (a, b, (void *) o) < 0)
+        m = by_path_order (b, c, (void *) o) < 0 ? b : by_path_order (a, c, (void *) o) < 0 ? c : a;
+      else
+        m = by_path_order (a, c, (void *) o) < 0 ? a : by_path_order (b, c, (void *) o) < 0 ? c : b;
+      struct path_order t = *m;
+      *m = k[0];
+      k[0] = t;
+      /* Keys are distinct (the record's index is in them): k[1..lo) below
+         the pivot, k(hi..n) above.  */
+      size_t lo = 1, hi = n - 1;
+      for (;;)
+        {
+          while (lo <= hi && by_path_order (&k[lo], &k[0], (void *) o) < 0)
+            lo++;
+          while (by_path_order (&k[hi], &k[0], (void *) o) > 0)
+            hi--;
+          if (lo >= hi)
+            break;
+          t = k[lo];
+          k[lo++] = k[hi];
+          k[hi--] = t;
+        }
+      t = k[0];
+      k[0] = k[hi];
+      k[hi] = t;
+      /* The smaller side by recursion, the larger by the loop.  */
+      if (hi < n - 1 - hi)
+        {
+          sort_run (k, hi, o, depth);
+          k += hi + 1;
+          n -= hi + 1;
+        }
+      else
+        {
+          sort_run (k + hi + 1, n - 1 - hi, o, depth);
+          n = hi;
+        }
+    }
+  for (size_t i = 1; i < n; i++)
+    {
+      struct path_order x = k[i];
+      size_t at = i;
+      for (; at > 0 && by_path_order (&k[at - 1], &x, (void *) o) > 0; at--)
+        k[at] = k[at - 1];
+      k[at] = x;
+    }
+}
+
+/* Records read this many ahead in runs (their paths' keys half as many).  */
+#define RUN_AHEAD 8
+
+/* Records read this many ahead when gathered in report order: each is a
+   cache miss otherwise, one after the other.  */
+#define GATHER_AHEAD 8
 
 /* Put R's records in report order.  */
 static void
@@ -156,33 +248,62 @@ sort_records (struct zi_report *r)
       *zi_ptrmap_at (&rank, sites[i]) = (int32_t) first;
     }
   free (sites);
-  struct order o = { r->records, &r->paths, zi_paths_keys (&r->paths) };
   struct order_key *keys = malloc ((n ? n : 1) * sizeof *keys);
   if (!keys || n > UINT32_MAX)
     abort ();
   for (size_t i = 0; i < n; i++)
-    {
-      int32_t path = r->records[i].path;
-      keys[i] = (struct order_key) { r->records[i].c.redundant_bytes,
-                                     o.path_keys && path >= 0 ? o.path_keys[path].key : 0,
-                                     (uint32_t) *zi_ptrmap_at (&rank, r->records[i].site),
-                                     (uint32_t) i };
-    }
+    keys[i] = (struct order_key) { r->records[i].c.redundant_bytes,
+                                   (uint32_t) *zi_ptrmap_at (&rank, r->records[i].site),
+                                   (uint32_t) i };
   zi_ptrmap_free (&rank);
   struct order_key *tmp = malloc ((n ? n : 1) * sizeof *tmp);
   if (!tmp)
     abort ();
-  struct order_key *sorted_keys = radix_by_redundancy (keys, tmp, n);
+  struct order_key *sorted_keys = radix_sort (keys, tmp, n);
   free (sorted_keys == keys ? tmp : keys);
   keys = sorted_keys;
-  /* Then each run of equal redundant bytes by the rest of the order.  */
+  /* Then each run of one site's records with equal redundant bytes by
+     path.  */
+  struct order o = { &r->paths, zi_paths_keys (&r->paths) };
+  struct path_order *run = NULL;
+  size_t run_cap = 0;
   for (size_t i = 0, j; i < n; i = j)
     {
-      for (j = i + 1; j < n && keys[j].redundant_bytes == keys[i].redundant_bytes; j++)
+      for (j = i + 1; j < n && keys[j].redundant_bytes == keys[i].redundant_bytes
+                      && keys[j].position == keys[i].position; j++)
         ;
-      if (j - i > 1)
-        qsort_r (keys + i, j - i, sizeof *keys, by_order_key, &o);
+      if (j - i == 1)
+        continue;
+      if (j - i > run_cap)
+        {
+          run_cap = 2 * (j - i);
+          free (run);
+          if (!(run = malloc (run_cap * sizeof *run)))
+            abort ();
+        }
+      for (size_t k = i; k < j; k++)
+        {
+          /* Records and their paths' keys are cache misses: read ahead.  */
+          if (k + 2 * RUN_AHEAD < n)
+            __builtin_prefetch (&r->records[keys[k + 2 * RUN_AHEAD].record]);
+          if (k + RUN_AHEAD < n && o.path_keys && r->records[keys[k + RUN_AHEAD].record].path >= 0)
+            __builtin_prefetch (&o.path_keys[r->records[keys[k + RUN_AHEAD].record].path]);
+          struct path_order *x = &run[k - i];
+          x->record = keys[k].record;
+          x->path = r->records[x->record].path;
+          int32_t at = o.path_keys ? x->path : -1;
+          for (int d = 0; d < PATH_KEYS; d += 2)
+            {
+              x->key[d] = at >= 0 ? o.path_keys[at].key[0] : 0;
+              x->key[d + 1] = at >= 0 ? o.path_keys[at].key[1] : 0;
+              at = at >= 0 ? o.path_keys[at].past : -1;
+            }
+        }
+      sort_run (run, j - i, &o, 0);
+      for (size_t k = i; k < j; k++)
+        keys[k].record = run[k - i].record;
     }
+  free (run);
   free ((void *) o.path_keys);
   /* Gathered into a new array, whose reads do not wait for each other
      (moving the records along the permutation's cycles in place waits for
@@ -196,7 +317,11 @@ sort_records (struct zi_report *r)
   if (!from || !sorted)
     abort ();
   for (size_t i = 0; i < n; i++)
-    sorted[i] = r->records[from[i]];
+    {
+      if (i + GATHER_AHEAD < n)
+        __builtin_prefetch (&r->records[from[i + GATHER_AHEAD]]);
+      sorted[i] = r->records[from[i]];
+    }
   free (from);
   free (r->records);
   r->records = sorted;

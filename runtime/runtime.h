@@ -202,7 +202,7 @@ int zi_paths_cmp (const struct zi_paths *t, int32_t a, int32_t b) ZI_HIDDEN;
 /* Keys per path for a faster zi_paths_cmp (zi_paths_keys; NULL: use
    zi_paths_cmp).  */
 struct zi_path_key {
-  uint64_t key;              /* its innermost three frames' ranks */
+  uint64_t key[2];           /* its innermost frames' ranks (two to four frames a key) */
   int32_t past;              /* the path past them, or -1 */
 };
 struct zi_path_key *zi_paths_keys (const struct zi_paths *t) ZI_HIDDEN;

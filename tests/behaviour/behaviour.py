@@ -244,16 +244,34 @@ int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush 
     check(int_elements(report()) == 8, "elements %d, expected 8" % int_elements(report()))
 
 
+def chain(prefix, depth, tops, first_sink):
+    """C functions PREFIX1 <- PREFIX2 <- ... <- PREFIX<DEPTH>, the first
+    calling load_ones (4), each called from every one of TOPS: the paths
+    of load_ones through them differ at frame DEPTH + 1 alone."""
+    src, n = "", first_sink
+    for i in range(1, depth + 1):
+        call = "load_ones (4)" if i == 1 else "%s%d ()" % (prefix, i - 1)
+        src += "__attribute__ ((noinline)) void %s%d (void) { %s; sink = %d; }\n" % (prefix, i, call, n)
+        n += 1
+    for t in tops:
+        src += "__attribute__ ((noinline)) void %s (void) { %s%d (); sink = %d; }\n" % (t, prefix, depth, n)
+        n += 1
+    return src
+
+
 def case_record_order():
     """Records come by redundant bytes (most first), then by file, line,
     column and expression, then by call path frame by frame from the
     innermost (function, file, line), a path before its extensions.
     load_ones runs 4 elements through mid3, mid1 and mid2, then through
-    deep <- via <- top3, top1 and top2 (in that order): six records with
-    equal redundant bytes (4 * 7) and one site, so their paths order them,
-    the last three by their fourth frame.  The whole report is checked
-    against that order."""
-    same_as_plain("order", r"""
+    deep <- via <- top3, top1 and top2 (in that order), and through three
+    chains whose two paths differ only at frame 6, 10 and 19 (the runtime
+    compares paths four frames at a time, and walks past sixteen): twelve
+    records with equal redundant bytes (4 * 7) and one site, so their
+    paths order them.  The whole report is checked against that order."""
+    chains = [("b", 4, ["bu2", "bu1"]), ("c", 8, ["cu2", "cu1"]), ("d", 17, ["du2", "du1"])]
+    src = "".join(chain(p, d, tops, 100 * (k + 1)) for k, (p, d, tops) in enumerate(chains))
+    same_as_plain("order", src + r"""
 __attribute__ ((noinline)) void mid1 (void) { load_ones (4); sink = 1; }
 __attribute__ ((noinline)) void mid2 (void) { load_ones (4); sink = 2; }
 __attribute__ ((noinline)) void mid3 (void) { load_ones (4); sink = 3; }
@@ -262,14 +280,17 @@ __attribute__ ((noinline)) void via (void) { deep (); sink = 5; }
 __attribute__ ((noinline)) void top1 (void) { via (); sink = 6; }
 __attribute__ ((noinline)) void top2 (void) { via (); sink = 7; }
 __attribute__ ((noinline)) void top3 (void) { via (); sink = 8; }
-int main (void) { init (); mid3 (); mid1 (); mid2 (); top3 (); top1 (); top2 (); return 0; }""")
+int main (void) { init (); mid3 (); mid1 (); mid2 (); top3 (); top1 (); top2 ();
+  bu2 (); bu1 (); cu2 (); cu1 (); du2 (); du1 (); return 0; }""")
     code = report()["code"]
     ones = [r for r in code if r["site"]["function"] == "load_ones"]
     paths = [[f["function"] for f in r["call_path"][1:]] for r in ones]
-    want = [["deep", "via", t, "main"] for t in ("top1", "top2", "top3")]
+    want = [["%s%d" % (p, i) for i in range(1, d + 1)] + [t, "main"]
+            for p, d, tops in chains for t in sorted(tops)]
+    want += [["deep", "via", t, "main"] for t in ("top1", "top2", "top3")]
     want += [[m, "main"] for m in ("mid1", "mid2", "mid3")]
     check(paths == want, "load_ones records through %s" % paths)
-    check([r["redundant_bytes"] for r in ones] == [28] * 6,
+    check([r["redundant_bytes"] for r in ones] == [28] * 12,
           "redundant bytes %s" % [r["redundant_bytes"] for r in ones])
 
     def key(r):
