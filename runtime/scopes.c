@@ -19,7 +19,7 @@
 #include "runtime.h"
 #if ZEROINST_HAVE_UNWIND
 #include <dwarf.h>
-#include <elfutils/libdw.h>
+#include "symbols.h"
 
 struct fn_range {
   Dwarf_Addr lo, hi;
@@ -28,14 +28,12 @@ struct fn_range {
 
 /* One compilation unit's functions, sorted by LO (they do not overlap).  */
 struct unit {
-  Dwarf *dbg;
-  Dwarf_Off off;
+  struct zi_unit_key key;
   struct fn_range *r;
   size_t n, cap;
 };
 
-static struct unit *units;
-static size_t nunits, units_cap;
+static struct zi_units units;
 
 static void
 add_ranges (struct unit *u, Dwarf_Die *fn)
@@ -90,24 +88,13 @@ by_lo (const void *a, const void *b)
 static struct unit *
 unit_of (Dwarf_Die *cu)
 {
-  Dwarf *dbg = dwarf_cu_getdwarf (cu->cu);
-  Dwarf_Off off = dwarf_dieoffset (cu);
-  for (size_t i = 0; i < nunits; i++)
-    if (units[i].dbg == dbg && units[i].off == off)
-      return &units[i];
-  if (nunits == units_cap)
+  int fresh;
+  struct unit *u = zi_units_get (&units, sizeof *u, cu, &fresh);
+  if (u && fresh)
     {
-      size_t cap = units_cap ? 2 * units_cap : 16;
-      struct unit *u = realloc (units, cap * sizeof *u);
-      if (!u)
-        return NULL;
-      units = u;
-      units_cap = cap;
+      index_children (u, cu, 0);
+      qsort (u->r, u->n, sizeof *u->r, by_lo);
     }
-  struct unit *u = &units[nunits++];
-  *u = (struct unit) { dbg, off, NULL, 0, 0 };
-  index_children (u, cu, 0);
-  qsort (u->r, u->n, sizeof *u->r, by_lo);
   return u;
 }
 
@@ -140,7 +127,7 @@ zi_scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
   /* The chain from the function down, outermost first.  */
   Dwarf_Die chain[64], cur;
   int n = 0;
-  if (!dwarf_offdie (u->dbg, u->r[lo - 1].die, &cur))
+  if (!dwarf_offdie (u->key.dbg, u->r[lo - 1].die, &cur))
     return -1;
   chain[n++] = cur;
   for (;;)
@@ -181,10 +168,8 @@ zi_scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
 void
 zi_scopes_reset (void)
 {
-  for (size_t i = 0; i < nunits; i++)
-    free (units[i].r);
-  free (units);
-  units = NULL;
-  nunits = units_cap = 0;
+  for (size_t i = 0; i < units.n; i++)
+    free (((struct unit *) zi_units_at (&units, sizeof (struct unit), i))->r);
+  zi_units_free (&units);
 }
 #endif

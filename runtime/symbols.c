@@ -2,11 +2,13 @@
    time, with libdw.  Each distinct address is symbolized once.
 
    For a return address RA the call instruction is at RA-1.  Its line comes
-   from the line table; the DWARF scopes containing it (scopes.c) give the
-   functions GCC inlined there (DW_TAG_inlined_subroutine, innermost first,
-   each called from DW_AT_call_file:DW_AT_call_line of the next), ending
-   with the real function (DW_TAG_subprogram), which names the frame.  Without debug information the ELF
-   symbol table still names the function; file and line are then "" and 0.
+   from the unit's line program (lines.c); the DWARF scopes containing it
+   (scopes.c) give the functions GCC inlined there
+   (DW_TAG_inlined_subroutine, innermost first, each called from
+   DW_AT_call_file:DW_AT_call_line of the next), ending with the real
+   function (DW_TAG_subprogram), which names the frame.  Without debug
+   information the ELF symbol table still names the function; file and
+   line are then "" and 0.
    Built without libdw (ZEROINST_HAVE_UNWIND unset), names come from dladdr
    (dynamic symbols only) and there are no lines.
    C++ names are demangled when the program has libstdc++'s __cxa_demangle.
@@ -24,9 +26,7 @@
 #include <stdio.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
-/* scopes.c */
-int zi_scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes) ZI_HIDDEN;
-void zi_scopes_reset (void) ZI_HIDDEN;
+#include "symbols.h"
 #endif
 
 #if ZEROINST_HAVE_UNWIND
@@ -117,6 +117,7 @@ session (void)
   if (dwfl)
     dwfl_end (dwfl);
   zi_scopes_reset ();
+  zi_lines_reset ();
   dwfl = dwfl_begin (&callbacks);
   if (dwfl)
     {
@@ -143,6 +144,7 @@ zi_symbols_reset (void)
     dwfl_end (dwfl);
   dwfl = NULL;
   zi_scopes_reset ();
+  zi_lines_reset ();
 #endif
 }
 
@@ -255,20 +257,27 @@ symbolize (uintptr_t ra, int full, size_t *n_out)
       *n_out = n;
       return f;
     }
-  const char *file = NULL;
-  int line = 0;
-  Dwfl_Line *l = mod ? dwfl_module_getsrc (mod, pc) : NULL;
-  if (l)
-    file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
   Dwarf_Addr bias = 0;
   Dwarf_Die *cu = mod ? dwfl_module_addrdie (mod, pc, &bias) : NULL;
+  /* The line and the files of inlined calls from lines.c; from libdw's
+     tables where lines.c cannot read the line program (asking libdw for
+     either builds its table of the unit's lines).  */
+  const char *file = NULL;
+  int line = 0;
+  int own = cu && zi_line_at (cu, pc - bias, &file, &line) >= 0;
+  if (!own)
+    {
+      Dwfl_Line *l = mod ? dwfl_module_getsrc (mod, pc) : NULL;
+      if (l)
+        file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
+    }
   Dwarf_Die *scopes = NULL;
   int nscopes = cu ? zi_scopes_at (cu, pc - bias, &scopes) : 0;
   if (nscopes < 0)
     nscopes = dwarf_getscopes (cu, pc - bias, &scopes);
   Dwarf_Files *files = NULL;
   size_t nfiles = 0;
-  if (cu)
+  if (cu && !own)
     dwarf_getsrcfiles (cu, &files, &nfiles);
   for (int i = 0; i < nscopes; i++)
     {
@@ -278,8 +287,14 @@ symbolize (uintptr_t ra, int full, size_t *n_out)
           push (&f, &n, &cap, die_name (&scopes[i]), file, (unsigned) line, 1);
           Dwarf_Attribute attr;
           Dwarf_Word w;
-          if (files && dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_file, &attr), &w) == 0)
-            file = dwarf_filesrc (files, w, NULL, NULL);
+          if ((own || files)
+              && dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_file, &attr), &w) == 0)
+            {
+              if (own)
+                zi_line_file (cu, w, &file);
+              else
+                file = dwarf_filesrc (files, w, NULL, NULL);
+            }
           if (dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_line, &attr), &w) == 0)
             line = (int) w;
         }

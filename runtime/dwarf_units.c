@@ -1,0 +1,43 @@
+/* dwarf_units.c - the table of per compilation unit state of scopes.c and
+   lines.c (symbols.h).  A report symbolizes addresses in few units (the
+   program's sources with instrumented code), so a linear search.  */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+#if ZEROINST_HAVE_UNWIND
+#include "symbols.h"
+
+void *
+zi_units_get (struct zi_units *t, size_t size, Dwarf_Die *cu, int *fresh)
+{
+  struct zi_unit_key key = { dwarf_cu_getdwarf (cu->cu), dwarf_dieoffset (cu) };
+  *fresh = 0;
+  for (size_t i = 0; i < t->n; i++)
+    {
+      struct zi_unit_key *k = zi_units_at (t, size, i);
+      if (k->dbg == key.dbg && k->off == key.off)
+        return k;
+    }
+  if (t->n == t->cap)
+    {
+      size_t cap = t->cap ? 2 * t->cap : 16;
+      char *at = realloc (t->at, cap * size);
+      if (!at)
+        return NULL;
+      t->at = at;
+      t->cap = cap;
+    }
+  struct zi_unit_key *k = zi_units_at (t, size, t->n++);
+  memset (k, 0, size);
+  *k = key;
+  *fresh = 1;
+  return k;
+}
+
+void
+zi_units_free (struct zi_units *t)
+{
+  free (t->at);
+  memset (t, 0, sizeof *t);
+}
+#endif
