@@ -1,5 +1,5 @@
-/* dwarf_units.c - the table of per compilation unit state of scopes.c and
-   lines.c (symbols.h).  A report symbolizes addresses in few units (the
+/* dwarf_units.c - the tables of per unit state of scopes.c and lines.c
+   (symbols.h).  A report symbolizes addresses in few units (the
    program's sources with instrumented code), so a linear search.  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +8,8 @@
 #include "symbols.h"
 
 void *
-zi_units_get (struct zi_units *t, size_t size, Dwarf_Die *cu, int *fresh)
+zi_units_get (struct zi_units *t, size_t size, struct zi_unit_key key, int *fresh)
 {
-  struct zi_unit_key key = { dwarf_cu_getdwarf (cu->cu), dwarf_dieoffset (cu) };
   *fresh = 0;
   for (size_t i = 0; i < t->n; i++)
     {

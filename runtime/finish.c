@@ -63,10 +63,10 @@ struct order_key {
 
 /* A record in a run of one site's records with equal redundant bytes,
    ordered by path: its path's two keys (zi_paths_keys) and those of the
-   path past them, up to 16 frames, then the path itself.  Of sqlite3
-   speedtest1's 1.4 million comparisons, a third needed more than the
-   path's innermost three frames; 6% need more than these 16, read
-   through the keys' table, a cache miss a step.  */
+   path past them (16 frames, when a key holds four), then the path
+   itself.  Of sqlite3 speedtest1's 1.4 million comparisons, a third
+   needed more than the path's innermost three frames; 6% need more than
+   these 16, read through the keys' table, a cache miss a step.  */
 #define PATH_KEYS 4
 struct path_order {
   uint64_t key[PATH_KEYS];  /* 0 past the path's end */
@@ -210,7 +210,8 @@ sort_run (struct path_order *k, size_t n, const struct order *o, unsigned depth)
     }
 }
 
-/* Records read this many ahead in runs (their paths' keys half as many).  */
+/* In a run, records are read twice this many ahead, their paths' keys
+   this many.  */
 #define RUN_AHEAD 8
 
 /* Records read this many ahead when moved into report order.  */

@@ -40,8 +40,8 @@ struct row {
   uint32_t file;             /* index into the unit's files, or END_OF_SEQUENCE */
 };
 
-/* One compilation unit's rows in address order and its file names; n ==
-   0 with ok == 0: its line program could not be read.  */
+/* One line program's rows in address order and its file names; n == 0
+   with ok == 0: it could not be read.  */
 struct unit_lines {
   struct zi_unit_key key;
   int ok;
@@ -182,18 +182,19 @@ entries (struct reader *r, const struct strings *s, int files, size_t *n)
 {
   *n = 0;
   unsigned nformats = (unsigned) fixed (r, 1);
-  uint64_t format[2 * 255];
+  uint16_t format[2 * 255];  /* libdw keeps content types and forms in 16 bits */
   int has_path = 0, has_dir = 0;
   for (unsigned i = 0; i < nformats; i++)
     {
-      format[2 * i] = uleb (r);
-      format[2 * i + 1] = uleb (r);
+      format[2 * i] = (uint16_t) uleb (r);
+      format[2 * i + 1] = (uint16_t) uleb (r);
       has_path |= format[2 * i] == DW_LNCT_path;
       has_dir |= format[2 * i] == DW_LNCT_directory_index;
     }
   uint64_t count = uleb (r);
-  /* libdw wants a name, and for a file its directory.  */
-  if (count && (!has_path || (files && !has_dir)))
+  /* libdw wants a name, and for a file its directory; entries need
+     formats.  */
+  if ((nformats && (!has_path || (files && !has_dir))) || (!nformats && count))
     r->bad = 1;
   if (r->bad || count > (uint64_t) (r->end - r->p))
     {
@@ -209,7 +210,9 @@ entries (struct reader *r, const struct strings *s, int files, size_t *n)
   for (uint64_t k = 0; k < count && !r->bad; k++)
     for (unsigned i = 0; i < nformats && !r->bad; i++)
       {
-        uint64_t what = format[2 * i], form = format[2 * i + 1], v = 0;
+        uint16_t what = format[2 * i], form = format[2 * i + 1];
+        uint64_t v = 0;
+        int number = 1;      /* a form dwarf_formudata reads */
         const char *str = NULL;
         switch (form)
           {
@@ -229,7 +232,7 @@ entries (struct reader *r, const struct strings *s, int files, size_t *n)
           case DW_FORM_data2: v = fixed (r, 2); break;
           case DW_FORM_data4: v = fixed (r, 4); break;
           case DW_FORM_data8: v = fixed (r, 8); break;
-          case DW_FORM_data16: fixed (r, 8); fixed (r, 8); break;
+          case DW_FORM_data16: fixed (r, 8); fixed (r, 8); number = 0; break;
           case DW_FORM_block:
             {
               uint64_t len = uleb (r);
@@ -237,10 +240,13 @@ entries (struct reader *r, const struct strings *s, int files, size_t *n)
                 r->bad = 1;
               else
                 r->p += len;
+              number = 0;
               break;
             }
           default: r->bad = 1; break;     /* strx and others: not here */
           }
+        if (str)
+          number = 0;
         if (what == DW_LNCT_path)
           {
             if (!str)
@@ -248,7 +254,11 @@ entries (struct reader *r, const struct strings *s, int files, size_t *n)
             e[k].path = str;
           }
         else if (what == DW_LNCT_directory_index)
-          e[k].dir = v;
+          {
+            if (!number)
+              r->bad = 1;    /* libdw rejects the unit */
+            e[k].dir = v;
+          }
       }
   if (r->bad)
     {
@@ -562,8 +572,8 @@ read_unit (struct unit_lines *u, Dwarf_Die *cu, uint64_t off)
           {
             /* libdw reads the length as one byte, and uses it only to
                skip the operations it does not know.  */
-            uint64_t len = uleb (&r);
-            if (r.bad || len == 0 || len > 127 || len > (uint64_t) (r.end - r.p))
+            uint64_t len = fixed (&r, 1);
+            if (r.bad || len == 0 || len > (uint64_t) (r.end - r.p))
               {
                 bad = 1;
                 break;
@@ -583,8 +593,9 @@ read_unit (struct unit_lines *u, Dwarf_Die *cu, uint64_t off)
               addr = fixed (&r, sizeof (void *));
             else if (sub == DW_LNE_set_discriminator)
               discriminator = (uint32_t) uleb (&r);
-            else if (sub == DW_LNE_define_file)
-              bad = 1;
+            else if (sub == DW_LNE_define_file || sub == DW_LNE_NVIDIA_inlined_call
+                     || sub == DW_LNE_NVIDIA_set_function_name)
+              bad = 1;       /* libdw reads these with no regard to LEN */
             else
               r.p = next;
             bad |= r.p != next;
@@ -614,18 +625,30 @@ out:
   return ok;
 }
 
-/* CU's lines, read on first use, or NULL if out of memory.  */
+/* The lines of CU's line program, read on first use; NULL if libdw
+   would not read it (the offset's form) or memory ran out.  libdw takes
+   the offset in DW_FORM_sec_offset, or in data4 or data8 in a unit of
+   DWARF 2 or 3, and reads each line program once, with the directory of
+   the unit that asked first: so does this.  */
 static struct unit_lines *
 unit_of (Dwarf_Die *cu)
 {
+  Dwarf_Attribute attr;
+  Dwarf_Attribute *stmt_list = dwarf_attr (cu, DW_AT_stmt_list, &attr);
+  unsigned form = stmt_list ? dwarf_whatform (stmt_list) : 0;
+  Dwarf_Half version;
+  Dwarf_Word off;
+  if (!stmt_list || dwarf_cu_info (cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0
+      || !(form == DW_FORM_sec_offset
+           || ((form == DW_FORM_data4 || form == DW_FORM_data8) && version <= 3))
+      || dwarf_formudata (stmt_list, &off) != 0)
+    return NULL;
   int fresh;
-  struct unit_lines *u = zi_units_get (&units, sizeof *u, cu, &fresh);
+  struct zi_unit_key key = { dwarf_cu_getdwarf (cu->cu), off };
+  struct unit_lines *u = zi_units_get (&units, sizeof *u, key, &fresh);
   if (!u || !fresh)
     return u;
-  Dwarf_Attribute attr;
-  Dwarf_Word stmt_list;
-  if (dwarf_formudata (dwarf_attr (cu, DW_AT_stmt_list, &attr), &stmt_list) == 0)
-    u->ok = read_unit (u, cu, stmt_list);
+  u->ok = read_unit (u, cu, off);
   if (!u->ok)
     {
       free (u->rows);

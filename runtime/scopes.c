@@ -89,7 +89,8 @@ static struct unit *
 unit_of (Dwarf_Die *cu)
 {
   int fresh;
-  struct unit *u = zi_units_get (&units, sizeof *u, cu, &fresh);
+  struct zi_unit_key key = { dwarf_cu_getdwarf (cu->cu), dwarf_dieoffset (cu) };
+  struct unit *u = zi_units_get (&units, sizeof *u, key, &fresh);
   if (u && fresh)
     {
       index_children (u, cu, 0);

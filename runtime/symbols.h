@@ -7,8 +7,9 @@
 #include <elfutils/libdw.h>
 #include "runtime.h"
 
-/* Per compilation unit state, found by the unit's Dwarf and DIE offset:
-   entries of one size, each beginning with its key.  */
+/* State per compilation unit (scopes.c: the unit's Dwarf and DIE
+   offset) or per line program (lines.c: its .debug_line offset, which
+   units may share): entries of one size, each beginning with its key.  */
 struct zi_unit_key {
   Dwarf *dbg;
   Dwarf_Off off;
@@ -17,9 +18,9 @@ struct zi_units {
   char *at;
   size_t n, cap;
 };
-/* CU's entry of SIZE bytes in T: *FRESH is 1 if it was just added (all
+/* KEY's entry of SIZE bytes in T: *FRESH is 1 if it was just added (all
    zero but its key), else 0.  NULL if memory ran out.  */
-void *zi_units_get (struct zi_units *t, size_t size, Dwarf_Die *cu, int *fresh) ZI_HIDDEN;
+void *zi_units_get (struct zi_units *t, size_t size, struct zi_unit_key key, int *fresh) ZI_HIDDEN;
 /* The N-th entry of SIZE bytes of T.  */
 static inline void *
 zi_units_at (const struct zi_units *t, size_t size, size_t n)

@@ -1,16 +1,26 @@
 /* lines_diff.c - the source line of code addresses as runtime/lines.c
    reads it from a unit's line program, against libdw's table of the same
    unit (dwarf_getsrc_die: the answer symbols.c would get from
-   dwfl_module_getsrc).
+   dwfl_module_getsrc), and the unit's file names (which name the files of
+   inlined calls) against dwarf_getsrcfiles.
 
    For every row of every unit of the ELF files named in LINES_INPUTS
-   (programs built with DWARF 2, 4 and 5, with a function per section,
-   compressed debug sections, and the runtime, plugin and tool of this
-   build), the addresses just below, at and just after the row's address
-   are looked up both ways: the same answer (none, or the same file name
-   and line) is required, and every unit must be one lines.c reads (a
-   unit left to libdw would compare libdw with itself).  Exit status 0
-   when everything agrees.  */
+   (a ground-truth program built with DWARF 2, 4 and 5, with a function
+   per section, with compressed debug sections, and as C++; the runtime
+   and the tool of this build), the addresses just below, at and just
+   after the row's address are looked up both ways, and so is every entry
+   of the unit's file table and the one past it: the same answer (none,
+   or the same file name and line) is required, and every unit must be
+   one lines.c reads (a unit left to libdw would compare libdw with
+   itself).
+
+   With --crafted LO HI FILE..., every address in [LO, HI) of every unit
+   of the files, made to trip libdw's quirks and limits
+   (tests/analysis/lines_crafted.py): lines.c may then leave a unit to
+   libdw, but any answer it gives must be libdw's, including "no line" and
+   "no file table" where libdw rejects the unit.
+
+   Exit status 0 when everything agrees.  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
@@ -22,7 +32,9 @@
 
 static const char *const inputs[] = { LINES_INPUTS };
 
-static long bad, compared, units, rows;
+static long bad, compared, units, rows, left_to_libdw;
+static int crafted;
+static Dwarf_Addr crafted_lo, crafted_hi;   /* --crafted: every address in between */
 
 static void
 compare (Dwarf_Die *cu, const char *path, Dwarf_Addr pc)
@@ -38,6 +50,9 @@ compare (Dwarf_Die *cu, const char *path, Dwarf_Addr pc)
   compared++;
   if (got < 0)
     {
+      left_to_libdw++;
+      if (crafted)
+        return;
       if (bad++ < 10)
         printf ("FAIL: %s: unit at %#llx: lines.c does not read its line program\n", path,
                 (unsigned long long) dwarf_dieoffset (cu));
@@ -70,45 +85,61 @@ check_file (const char *path)
     {
       Dwarf_Die cu;
       Dwarf_Lines *lines;
-      size_t n;
-      if (dwarf_offdie (dbg, off + header, &cu) && dwarf_getsrclines (&cu, &lines, &n) == 0
-          && n > 0)
+      size_t n = 0;
+      if (!dwarf_offdie (dbg, off + header, &cu))
+        {
+          off = next;
+          continue;
+        }
+      int have_lines = dwarf_getsrclines (&cu, &lines, &n) == 0 && n > 0;
+      if (have_lines)
         {
           units++;
           rows += (long) n;
-          /* The file table (inlined calls' DW_AT_call_file), one past its end too.  */
-          Dwarf_Files *files;
-          size_t nfiles = 0;
-          if (dwarf_getsrcfiles (&cu, &files, &nfiles) != 0)
-            files = NULL;
-          for (size_t i = 0; files && i <= nfiles; i++)
-            {
-              const char *want = dwarf_filesrc (files, i, NULL, NULL), *got = NULL;
-              int r = zi_line_file (&cu, i, &got);
-              compared++;
-              if ((r < 0 || (want == NULL) != (got == NULL) || (want && strcmp (want, got)))
-                  && bad++ < 10)
-                printf ("FAIL: %s: unit at %#llx: file %zu: lines.c %s (%d), libdw %s\n", path,
-                        (unsigned long long) dwarf_dieoffset (&cu), i, got ? got : "-", r,
-                        want ? want : "-");
-            }
-          for (size_t i = 0; i < n; i++)
-            {
-              Dwarf_Addr a;
-              if (dwarf_lineaddr (dwarf_onesrcline (lines, i), &a) != 0)
-                continue;
-              if (a > 0)
-                compare (&cu, path, a - 1);
-              compare (&cu, path, a);
-              compare (&cu, path, a + 1);
-            }
         }
+      /* The file table (inlined calls' DW_AT_call_file), one past its end
+         too; where libdw has none, lines.c must have none either.  */
+      Dwarf_Files *files;
+      size_t nfiles = 0;
+      if (dwarf_getsrcfiles (&cu, &files, &nfiles) != 0)
+        files = NULL;
+      for (size_t i = 0; (have_lines || crafted) && i <= (files ? nfiles : 3); i++)
+        {
+          const char *want = files ? dwarf_filesrc (files, i, NULL, NULL) : NULL, *got = NULL;
+          int r = zi_line_file (&cu, i, &got);
+          compared++;
+          if (r < 0 && crafted)
+            {
+              left_to_libdw++;
+              continue;
+            }
+          if ((r < 0 || (!files && r >= 0) || (want == NULL) != (got == NULL)
+               || (want && strcmp (want, got)))
+              && bad++ < 10)
+            printf ("FAIL: %s: unit at %#llx: file %zu: lines.c %s (%d), libdw %s\n", path,
+                    (unsigned long long) dwarf_dieoffset (&cu), i, got ? got : "-", r,
+                    files ? want ? want : "-" : "(no table)");
+        }
+      if (crafted)
+        for (Dwarf_Addr pc = crafted_lo; pc < crafted_hi; pc++)
+          compare (&cu, path, pc);
+      else
+        for (size_t i = 0; have_lines && i < n; i++)
+          {
+            Dwarf_Addr a;
+            if (dwarf_lineaddr (dwarf_onesrcline (lines, i), &a) != 0)
+              continue;
+            if (a > 0)
+              compare (&cu, path, a - 1);
+            compare (&cu, path, a);
+            compare (&cu, path, a + 1);
+          }
       off = next;
     }
   zi_lines_reset ();
   dwarf_end (dbg);
   close (fd);
-  if (units == before)
+  if (units == before && !crafted)
     {
       printf ("FAIL: %s: no unit with lines\n", path);
       bad++;
@@ -117,12 +148,23 @@ check_file (const char *path)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
-  for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++)
-    check_file (inputs[i]);
-  printf ("%zu files, %ld units, %ld rows, %ld addresses compared\n",
-          sizeof inputs / sizeof *inputs, units, rows, compared);
+  size_t nfiles = sizeof inputs / sizeof *inputs;
+  if (argc > 3 && !strcmp (argv[1], "--crafted"))
+    {
+      crafted = 1;
+      crafted_lo = strtoull (argv[2], NULL, 0);
+      crafted_hi = strtoull (argv[3], NULL, 0);
+      nfiles = (size_t) argc - 4;
+      for (int i = 4; i < argc; i++)
+        check_file (argv[i]);
+    }
+  else
+    for (size_t i = 0; i < nfiles; i++)
+      check_file (inputs[i]);
+  printf ("%zu files, %ld units, %ld rows, %ld lookups compared, %ld left to libdw\n", nfiles,
+          units, rows, compared - left_to_libdw, left_to_libdw);
   if (bad)
     printf ("FAIL: %ld differences\n", bad);
   return bad != 0;

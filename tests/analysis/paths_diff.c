@@ -85,6 +85,8 @@ sign (int v)
   return (v > 0) - (v < 0);
 }
 
+#define MANY_FRAMES 1000
+
 /* One table of NFRAMES frames (at most) and NCTX paths; DEEP: callers
    mostly among the last paths, so that paths grow long.  */
 static long
@@ -97,7 +99,16 @@ run (size_t nframes, size_t nctx, int deep)
   int32_t *depth = calloc (nctx, sizeof *depth);
   if (!t.frames || !t.ctx || !depth)
     abort ();
-  /* Distinct frames, as the report's table interns them.  */
+  /* Distinct frames, as the report's table interns them.  Past
+     MANY_FRAMES, made distinct by their lines: enough for keys of three
+     and of two frames (17 to 21, and 22 or more bits a rank).  */
+  while (nframes > MANY_FRAMES && t.nframes < nframes)
+    {
+      t.frames[t.nframes] = (struct zi_frame) { functions[rnd () % NFUNCTIONS],
+                                                files[rnd () % NFILES], (unsigned) (4 + t.nframes),
+                                                (unsigned) (rnd () % 2), (unsigned) (rnd () % 8 == 0) };
+      t.nframes++;
+    }
   while (t.nframes < nframes)
     {
       struct zi_frame fr = { functions[rnd () % NFUNCTIONS], files[rnd () % NFILES],
@@ -114,7 +125,10 @@ run (size_t nframes, size_t nctx, int deep)
   /* Distinct paths: equal paths have one index.  */
   for (size_t tries = 0; t.nctx < nctx && tries < 100 * nctx; tries++)
     {
-      uint32_t frame = (uint32_t) (rnd () % t.nframes);
+      /* With many frames, most paths share a few of them (so that keys
+         tie and comparisons go deep), the rest are spread.  */
+      uint32_t frame = (uint32_t) (t.nframes > MANY_FRAMES && rnd () % 4 ? rnd () % 16
+                                                                          : rnd () % t.nframes);
       int32_t parent = -1;
       if (t.nctx && rnd () % 8)
         {
@@ -163,11 +177,12 @@ main (void)
   rs = 0x9a7b5c3d1e2f4061ull;
   long bad = 0;
   size_t pairs = 0;
-  static const struct { size_t frames, ctx; int deep; } cases[] = {
-    { 3, 40, 0 }, { 8, 300, 1 }, { 30, 600, 1 }, { 120, 600, 0 }, { 2, 200, 1 },
+  static const struct { size_t frames, ctx; int deep, reps; } cases[] = {
+    { 3, 40, 0, 4 }, { 8, 300, 1, 4 }, { 30, 600, 1, 4 }, { 120, 600, 0, 4 }, { 2, 200, 1, 4 },
+    { 70000, 400, 1, 2 }, { 2100000, 300, 1, 1 },
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-    for (int rep = 0; rep < 4; rep++)
+    for (int rep = 0; rep < cases[i].reps; rep++)
       {
         bad += run (cases[i].frames, cases[i].ctx, cases[i].deep);
         pairs += (cases[i].ctx + 1) * (cases[i].ctx + 1);
