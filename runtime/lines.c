@@ -19,9 +19,10 @@
    absolute or the directory unknown; DWARF 2 to 4 number directories
    from the unit's DW_AT_comp_dir and files from 1 (0 is "???").  A line
    program this does not read as libdw does (another version or address
-   size, VLIW operation indices, DW_LNE_define_file, an unknown form,
-   overlapping sequences, rows past the last end, a file number past the
-   table, a compressed section libdw has not expanded) makes zi_line_at
+   size, VLIW operation indices, operations libdw reads whatever their
+   length says, an unknown form, overlapping sequences, rows past the last
+   end, a file number past the table or a value past libdw's fields, a
+   .zdebug section first or one libdw has not expanded) makes zi_line_at
    and zi_line_file return -1, and symbols.c asks libdw.  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,6 +66,8 @@ section (Dwarf *dbg, const char *name, size_t *size)
     {
       GElf_Shdr shdr;
       const char *n = gelf_getshdr (scn, &shdr) ? elf_strptr (elf, shstrndx, shdr.sh_name) : NULL;
+      if (n && n[0] == '.' && n[1] == 'z' && !strcmp (n + 2, name + 1))
+        return NULL;         /* libdw takes the first of .zdebug_X and .debug_X */
       if (!n || strcmp (n, name) != 0)
         continue;
       /* libdw decompresses the sections it reads; one still compressed
@@ -320,6 +323,25 @@ by_start (const void *a, const void *b, void *rows)
   return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* A row and its index in program order, among rows at one address.  */
+struct tie {
+  struct row row;
+  uint32_t from;
+};
+#define SHORT_TIE 32
+
+/* libdw's order at one address: ends of sequences first, then program
+   order.  */
+static int
+by_tie (const void *a, const void *b)
+{
+  const struct tie *x = a, *y = b;
+  int x_end = x->row.file == END_OF_SEQUENCE, y_end = y->row.file == END_OF_SEQUENCE;
+  if (x_end != y_end)
+    return y_end - x_end;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
 /* Put U's rows, made in program order, in libdw's order: by address, at
    one address the ends of sequences first, then program order.  Whole
    sequences are moved, by their first address, then the rows at each
@@ -368,25 +390,43 @@ sort_rows (struct unit_lines *u)
             from[n] = (uint32_t) i;
           }
       /* Rows at one address (a sequence's last rows and its end, the next
-         one's first rows): ends first, then in program order.  */
-      for (size_t i = 1; i < n; i++)
-        if (sorted[i].addr == sorted[i - 1].addr)
-          {
-            struct row x = sorted[i];
-            uint32_t xf = from[i];
-            size_t at = i;
-            for (; at > 0 && sorted[at - 1].addr == x.addr
-                   && ((sorted[at - 1].file == END_OF_SEQUENCE) < (x.file == END_OF_SEQUENCE)
-                       || ((sorted[at - 1].file == END_OF_SEQUENCE) == (x.file == END_OF_SEQUENCE)
-                           && from[at - 1] > xf));
-                 at--)
-              {
-                sorted[at] = sorted[at - 1];
-                from[at] = from[at - 1];
-              }
-            sorted[at] = x;
-            from[at] = xf;
-          }
+         one's first rows, rows of views): ends first, then in program
+         order; by insertion, or through a sort for many rows (made-up
+         programs can put 100,000 rows at one address).  */
+      for (size_t i = 0, j; i < n && from; i = j)
+        {
+          for (j = i + 1; j < n && sorted[j].addr == sorted[i].addr; j++)
+            ;
+          if (j - i > SHORT_TIE)
+            {
+              struct tie *t = malloc ((j - i) * sizeof *t);
+              if (!t)
+                {
+                  free (from);       /* out of memory: left to libdw */
+                  from = NULL;
+                  break;
+                }
+              for (size_t k = i; k < j; k++)
+                t[k - i] = (struct tie) { sorted[k], from[k] };
+              qsort (t, j - i, sizeof *t, by_tie);
+              for (size_t k = i; k < j; k++)
+                sorted[k] = t[k - i].row;
+              free (t);
+              continue;
+            }
+          for (size_t k = i + 1; k < j; k++)
+            {
+              struct tie x = { sorted[k], from[k] };
+              size_t at = k;
+              for (; at > i && by_tie (&(struct tie) { sorted[at - 1], from[at - 1] }, &x) > 0; at--)
+                {
+                  sorted[at] = sorted[at - 1];
+                  from[at] = from[at - 1];
+                }
+              sorted[at] = x.row;
+              from[at] = x.from;
+            }
+        }
       /* libdw makes the last row an end of sequence, whatever it was.  */
       if (n)
         sorted[n - 1].file = END_OF_SEQUENCE;
@@ -405,14 +445,13 @@ sort_rows (struct unit_lines *u)
 static int
 read_unit (struct unit_lines *u, Dwarf_Die *cu, uint64_t off)
 {
-  size_t size, line_str_size = 0, str_size = 0;
+  size_t size;
   const unsigned char *sec = section (u->key.dbg, ".debug_line", &size);
   if (!sec || off >= size)
     return 0;
-  struct strings s = { section (u->key.dbg, ".debug_line_str", &line_str_size),
-                       section (u->key.dbg, ".debug_str", &str_size), 0, 0, 4 };
-  s.line_str_size = line_str_size;
-  s.str_size = str_size;
+  struct strings s = { .offset_size = 4 };
+  s.line_str = section (u->key.dbg, ".debug_line_str", &s.line_str_size);
+  s.str = section (u->key.dbg, ".debug_str", &s.str_size);
   struct reader r = { sec + off, sec + size, 0 };
   uint64_t length = fixed (&r, 4);
   if (length == 0xffffffffu)
@@ -424,8 +463,11 @@ read_unit (struct unit_lines *u, Dwarf_Die *cu, uint64_t off)
     return 0;
   r.end = r.p + length;
   unsigned version = (unsigned) fixed (&r, 2);
-  if (version < 2 || version > 5)
-    return 0;
+  uint8_t unit_address_size;
+  if (version < 2 || version > 5
+      || dwarf_cu_info (cu->cu, NULL, NULL, NULL, NULL, NULL, &unit_address_size, NULL) != 0
+      || unit_address_size != sizeof (void *))
+    return 0;                /* libdw reads addresses of the unit's size */
   if (version >= 5)
     {
       unsigned address_size = (unsigned) fixed (&r, 1);
@@ -627,9 +669,12 @@ out:
 
 /* The lines of CU's line program, read on first use; NULL if libdw
    would not read it (the offset's form) or memory ran out.  libdw takes
-   the offset in DW_FORM_sec_offset, or in data4 or data8 in a unit of
+   the offset in DW_FORM_sec_offset, or in any constant form in a unit of
    DWARF 2 or 3, and reads each line program once, with the directory of
-   the unit that asked first: so does this.  */
+   the unit that asked first: so does this.  So a unit libdw reads must
+   never be refused here (libdw would become the first asker): once
+   found, a line program this does not read is left to libdw for every
+   unit.  */
 static struct unit_lines *
 unit_of (Dwarf_Die *cu)
 {
@@ -639,8 +684,7 @@ unit_of (Dwarf_Die *cu)
   Dwarf_Half version;
   Dwarf_Word off;
   if (!stmt_list || dwarf_cu_info (cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0
-      || !(form == DW_FORM_sec_offset
-           || ((form == DW_FORM_data4 || form == DW_FORM_data8) && version <= 3))
+      || !(form == DW_FORM_sec_offset || version <= 3)
       || dwarf_formudata (stmt_list, &off) != 0)
     return NULL;
   int fresh;

@@ -7,8 +7,9 @@ A tiny program is built (no C library, code at 0x401000) and its
 one quirk per file; `zeroinst_lines_diff --crafted` then looks up every
 address of [0x401000, 0x401040) and the file tables both ways.  lines.c
 may leave a unit to libdw, but an answer it gives must be libdw's.  The
-well-formed control must be read by lines.c itself (else the other cases
-could pass by leaving everything to libdw).
+well-formed control, and the cases lines.c can read as libdw does, must be
+read by lines.c itself (else they could pass by leaving everything to
+libdw).
 
 usage: lines_crafted.py LINES_DIFF WORKDIR
 """
@@ -18,6 +19,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import zlib
 
 LO, HI = 0x401000, 0x401040
 
@@ -137,6 +139,34 @@ LINE_PROGRAMS = {
 }
 
 
+# Cases lines.c must read itself (its answers compared, none left to
+# libdw): a regression that left them to libdw would pass otherwise.
+READ_BY_LINES_C = {"control", "ext_length", "lnct_16bit", "row_at_end", "touching",
+                   "out_of_order", "shared_program", "dwarf3_shared", "many_at_one_address"}
+
+
+def abbrev(*entries):
+    """.debug_abbrev: one DW_TAG_compile_unit entry (no children) per list
+    of (attribute, form)."""
+    out = b""
+    for code, attrs in enumerate(entries, 1):
+        out += uleb(code) + uleb(0x11) + b"\0"
+        for a, f in attrs:
+            out += uleb(a) + uleb(f)
+        out += b"\0\0"
+    return out + b"\0"
+
+
+def unit(die, address_size=8, version=4):
+    """A DWARF 2-4 compile unit (abbreviations at offset 0) holding DIE."""
+    body = struct.pack("<H", version) + struct.pack("<I", 0) + bytes([address_size]) + die
+    return struct.pack("<I", len(body)) + body
+
+
+DW_AT_name, DW_AT_comp_dir, DW_AT_stmt_list = 0x03, 0x1B, 0x10
+DW_FORM_data1, DW_FORM_sec_offset = 0x0B, 0x17
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
@@ -157,10 +187,14 @@ def section(exe, name):
         return bytearray(f.read())
 
 
-def replace(exe, out, name, data):
-    with open(out + ".sec", "wb") as f:
-        f.write(data)
-    run(["objcopy", "--update-section", name + "=" + out + ".sec", exe, out])
+def replace(exe, out, name, data, more=()):
+    """OUT: EXE with section NAME's contents DATA (and MORE: (name, data))."""
+    args = ["objcopy"]
+    for k, (n, d) in enumerate(((name, data),) + tuple(more)):
+        with open("%s.%d.sec" % (out, k), "wb") as f:
+            f.write(d)
+        args += ["--update-section", "%s=%s.%d.sec" % (n, out, k)]
+    run(args + [exe, out])
 
 
 def main():
@@ -174,12 +208,12 @@ def main():
         replace(base, files[name], ".debug_line", prog)
     # DW_AT_stmt_list in DW_FORM_data4 in a DWARF 4 unit: libdw takes the
     # offset in DW_FORM_sec_offset only (data4/data8 up to DWARF 3).
-    abbrev = section(base, ".debug_abbrev")
-    at = abbrev.find(b"\x10\x17")           # DW_AT_stmt_list, DW_FORM_sec_offset
+    data4 = section(base, ".debug_abbrev")
+    at = data4.find(b"\x10\x17")            # DW_AT_stmt_list, DW_FORM_sec_offset
     assert at > 0, "no DW_AT_stmt_list in .debug_abbrev"
-    abbrev[at + 1] = 0x06                   # DW_FORM_data4
+    data4[at + 1] = 0x06                    # DW_FORM_data4
     files["stmt_list_data4"] = os.path.join(work, "stmt_list_data4")
-    replace(base, files["stmt_list_data4"], ".debug_abbrev", abbrev)
+    replace(base, files["stmt_list_data4"], ".debug_abbrev", data4)
     # Two units (relative file names, different directories) sharing one
     # line program: libdw reads it once, with the first asker's directory.
     for d, fn, body in (("da", "x", "int g;\nvoid _start (void) { g = 1; for (;;) ; }\n"),
@@ -199,18 +233,59 @@ def main():
     files["shared_program"] = os.path.join(work, "shared_program")
     replace(two, files["shared_program"], ".debug_info", info)
 
+    # Hand-made units (.debug_abbrev and .debug_info replaced too).
+    cu = uleb(1) + b"t.c\0/cd\0" + struct.pack("<I", 0) + b"\0"
+    plain_unit = abbrev([(DW_AT_name, DW_FORM_string), (DW_AT_comp_dir, DW_FORM_string),
+                         (DW_AT_stmt_list, DW_FORM_sec_offset)])
+    # A unit of 4-byte addresses: libdw reads DW_LNE_set_address with 4
+    # bytes (the rest are opcodes) and wants DWARF 5 headers to agree.
+    files["address_size_4"] = os.path.join(work, "address_size_4")
+    replace(base, files["address_size_4"], ".debug_line",
+            v4(b"\0\x09\x02" + struct.pack("<Q", 0x0A0A0A0A00000000 | LO) + advance_line(4)
+               + COPY + advance_pc(8) + END),
+            ((".debug_abbrev", plain_unit), (".debug_info", unit(cu, address_size=4))))
+    # A DWARF 3 unit with its offset in DW_FORM_data1 (libdw takes any
+    # constant form there) and a DWARF 4 unit sharing its line program:
+    # the first asker's directory names the files of both.
+    files["dwarf3_shared"] = os.path.join(work, "dwarf3_shared")
+    two_abbrev = abbrev([(DW_AT_name, DW_FORM_string), (DW_AT_comp_dir, DW_FORM_string),
+                         (DW_AT_stmt_list, DW_FORM_data1)],
+                        [(DW_AT_name, DW_FORM_string), (DW_AT_comp_dir, DW_FORM_string),
+                         (DW_AT_stmt_list, DW_FORM_sec_offset)])
+    replace(base, files["dwarf3_shared"], ".debug_line", v4(PLAIN),
+            ((".debug_abbrev", two_abbrev),
+             (".debug_info", unit(uleb(1) + b"t.c\0/A\0\0\0", version=3)
+              + unit(uleb(2) + b"t.c\0/B\0" + struct.pack("<I", 0) + b"\0"))))
+    # A compressed .zdebug_line before .debug_line: libdw takes the first.
+    zfirst = os.path.join(work, "zdebug_first.tmp")
+    other = v4(set_address(LO) + advance_line(40) + COPY + advance_pc(0x20) + END)
+    with open(zfirst + ".z", "wb") as f:
+        f.write(b"ZLIB" + struct.pack(">Q", len(LINE_PROGRAMS["control"]))
+                + zlib.compress(LINE_PROGRAMS["control"]))
+    with open(zfirst + ".b", "wb") as f:
+        f.write(other)
+    run(["objcopy", "--update-section", ".debug_line=" + zfirst + ".z",
+         "--rename-section", ".debug_line=.zdebug_line", base, zfirst])
+    files["zdebug_first"] = os.path.join(work, "zdebug_first")
+    run(["objcopy", "--add-section", ".debug_line=" + zfirst + ".b", zfirst, files["zdebug_first"]])
+    # 20,000 rows at one address (in order by a sort, not by insertion:
+    # 160,000 took 14 s that way).
+    files["many_at_one_address"] = os.path.join(work, "many_at_one_address")
+    replace(base, files["many_at_one_address"], ".debug_line",
+            v4((set_address(LO) + COPY + END) * 20000 + PLAIN))
+
     bad = 0
-    control = run([lines_diff, "--crafted", hex(LO), hex(HI), files["control"]]).stdout
-    m = re.search(r"(\d+) lookups compared, (\d+) left to libdw", control)
-    if not m or int(m.group(1)) == 0 or int(m.group(2)) != 0:
-        print("FAIL: lines.c does not read the well-formed control itself: " + control)
-        bad += 1
     for name, path in sorted(files.items()):
         r = subprocess.run([lines_diff, "--crafted", hex(LO), hex(HI), path],
-                           capture_output=True, text=True)
-        print("%-16s %s" % (name, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""))
+                           capture_output=True, text=True, timeout=60)
+        last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+        print("%-20s %s" % (name, last))
         if r.returncode != 0:
             print(r.stdout + r.stderr)
+            bad += 1
+        m = re.search(r"(\d+) lookups compared, (\d+) left to libdw", last)
+        if name in READ_BY_LINES_C and (not m or int(m.group(1)) == 0 or int(m.group(2)) != 0):
+            print("FAIL: %s: lines.c does not read it itself" % name)
             bad += 1
     if bad:
         print("FAIL: %d cases" % bad)
