@@ -157,11 +157,13 @@ add_frames (struct zi_paths *t, const struct zi_frame *f, size_t n, int32_t up)
   return c;
 }
 
-/* Paths end at main's own frame (not one inlined into another).  */
+/* Paths end at main's own frame: not one inlined into another, and not
+   the body of an OpenMP region in main (main._omp_fn.N, shown as "main"
+   [parallel region]), whose path goes on through GOMP_parallel to main.  */
 static int
 is_main_frame (const struct zi_frame *f)
 {
-  return !f->inlined && !strcmp (f->function, "main");
+  return !f->inlined && !f->omp_region && !strcmp (f->function, "main");
 }
 
 /* Cut F[0..*N) after its first main frame; returns whether there was one.  */
@@ -191,7 +193,8 @@ strip_startup (const struct zi_frame *f, size_t *n, size_t keep)
 static int
 is_main_node (const struct zi_node *node)
 {
-  return node->pub.fn && !(node->flags & ZI_NODE_FOREIGN) && !strcmp (node->fn_name, "main");
+  return node->pub.fn && !(node->flags & ZI_NODE_FOREIGN) && !(node->fn_flags & ZI_FN_OMP_REGION)
+         && !strcmp (node->fn_name, "main");
 }
 
 /* Append NODE's own frames to OUT: those of its caller at its return
