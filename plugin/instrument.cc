@@ -7,6 +7,12 @@
        MEM_REF, TARGET_MEM_REF, or a component/array/bit-field/real/imag
        reference rooted in one) into an SSA name;
      - __atomic_load_N builtins (their result is the loaded value);
+     - masked vector loads (.MASK_LOAD: AVX2 and AVX-512 conditional
+       loops) and x86's gathers (__builtin_ia32_gather*: loops over
+       a[idx[i]]): each active lane is one element, counted by the
+       runtime (emit_record_calls) at its own address, so that inactive
+       lanes, which the program never reads, are neither counted nor
+       marked;
      - aggregate copies (memory to memory): class ZI_OTHER with the byte
        count, no value analysis.
    Values whose type has no class (decimal floats, odd sizes, scalable
@@ -191,7 +197,11 @@ struct zi_load {
   gimple *stmt;
   tree ref;                  /* the memory reference, NULL for atomic builtins */
   tree value;                /* SSA value loaded, NULL for ZI_OTHER */
-  tree addr_arg;             /* atomic builtins: the pointer argument */
+  tree addr_arg;             /* atomic builtins, masked loads: the pointer argument */
+  tree mask;                 /* masked loads and gathers: the lanes' mask */
+  tree index;                /* gathers: the vector of indices (lane i reads
+                                addr_arg + index[i] * scale) */
+  unsigned scale;
   enum zi_type type;
   unsigned lanes;
   unsigned access_bytes;
@@ -216,6 +226,41 @@ type_bytes (tree type)
 {
   tree s = TYPE_SIZE_UNIT (type);
   return s && tree_fits_uhwi_p (s) && tree_to_uhwi (s) < (1u << 16) ? tree_to_uhwi (s) : 0;
+}
+
+/* If CALL is one of x86's gathers, describe it in *L and return true.
+   All take (source, base pointer, indices, mask, scale) and load lane i,
+   for the first min (lanes, index lanes), from base + index[i] * scale
+   when the mask has it: bit i of an integer (AVX-512) or the sign bit
+   of lane i of a vector (AVX2).  The other lanes come from the source.  */
+static bool
+describe_gather (gcall *call, struct zi_load *l)
+{
+  tree fn = gimple_call_fndecl (call), lhs = gimple_call_lhs (call);
+  if (!fn || !lhs || TREE_CODE (lhs) != SSA_NAME || gimple_call_num_args (call) != 5
+      || strncmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "__builtin_ia32_gather", 21) != 0)
+    return false;
+  tree index = gimple_call_arg (call, 2), mask = gimple_call_arg (call, 3);
+  tree scale = gimple_call_arg (call, 4);
+  unsigned HOST_WIDE_INT nindex;
+  if (!classify_type (TREE_TYPE (lhs), &l->type, &l->lanes) || l->lanes < 2
+      || TREE_CODE (TREE_TYPE (index)) != VECTOR_TYPE
+      || !TYPE_VECTOR_SUBPARTS (TREE_TYPE (index)).is_constant (&nindex)
+      || !INTEGRAL_TYPE_P (TREE_TYPE (TREE_TYPE (index))) || !tree_fits_uhwi_p (scale)
+      || !(VECTOR_TYPE_P (TREE_TYPE (mask)) || INTEGRAL_TYPE_P (TREE_TYPE (mask))))
+    return false;
+  l->access_bytes = type_bytes (TREE_TYPE (lhs));
+  if (!l->access_bytes)
+    return false;
+  l->access_bytes /= l->lanes;
+  l->lanes = MIN (l->lanes, (unsigned) nindex);
+  l->access_bytes *= l->lanes;
+  l->value = lhs;
+  l->addr_arg = gimple_call_arg (call, 1);
+  l->index = index;
+  l->mask = mask;
+  l->scale = tree_to_uhwi (scale);
+  return true;
 }
 
 /* If STMT loads from memory, describe it in *L and return true.  */
@@ -267,7 +312,52 @@ describe_load (gimple *stmt, struct zi_load *l)
           return false;
         }
     }
+  if (is_gimple_call (stmt) && gimple_call_internal_p (stmt, IFN_MASK_LOAD))
+    {
+      /* .MASK_LOAD (pointer, alias pointer and alignment, mask); a
+         scalable vector (SVE) has no constant lanes: not counted.  */
+      tree lhs = gimple_call_lhs (stmt);
+      if (!lhs || TREE_CODE (lhs) != SSA_NAME
+          || !classify_type (TREE_TYPE (lhs), &l->type, &l->lanes))
+        return false;
+      l->value = lhs;
+      l->addr_arg = gimple_call_arg (stmt, 0);
+      l->mask = gimple_call_arg (stmt, 2);
+      l->access_bytes = type_bytes (TREE_TYPE (lhs));
+      return l->access_bytes != 0;
+    }
+  if (is_gimple_call (stmt) && gimple_call_builtin_p (stmt, BUILT_IN_MD))
+    return describe_gather (as_a<gcall *> (stmt), l);
   return false;
+}
+
+/* The memory a masked load L reads, as a reference (for its text): the
+   one whose address its pointer was computed as (&MEM [p + i * 4]), else
+   the vector at its pointer, with the alias type of its second argument.  */
+static tree
+masked_ref (const struct zi_load *l)
+{
+  if (l->index)
+    /* A gather: an element at its base, with an offset only so that it
+       reads as an indexed access (base[?]).  */
+    return fold_build2 (MEM_REF, TREE_TYPE (TREE_TYPE (l->value)), l->addr_arg,
+                        build_int_cst (ptr_type_node, 1));
+  if (TREE_CODE (l->addr_arg) == SSA_NAME)
+    if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (l->addr_arg)))
+      if (gimple_assign_rhs_code (def) == ADDR_EXPR)
+        return TREE_OPERAND (gimple_assign_rhs1 (def), 0);
+  tree alias = gimple_call_arg (l->stmt, 1);
+  return fold_build2 (MEM_REF, TREE_TYPE (l->value), l->addr_arg,
+                      build_int_cst (TREE_TYPE (alias), 0));
+}
+
+/* Does the runtime count each element of L (__zeroinst_count) at every
+   level of optimization: the 128-bit classes, and masked loads, whose
+   elements are only the active lanes?  */
+static bool
+runtime_counted_p (const struct zi_load *l)
+{
+  return ZI_WIDE_TYPE (l->type) || l->mask;
 }
 
 /* EXPR as a gimple value, its statements appended to SEQ
@@ -969,26 +1059,6 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
     update_field (seq, st, l, ZI_F_HB, hb);
 }
 
-/* One __zeroinst_count call per element of L into SEQ: out-of-line mode,
-   the 128-bit classes, and sites beyond the function's slots.  */
-static void
-emit_record_calls (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
-{
-  auto_vec<struct zi_lane, 8> lanes;
-  lanes.safe_grow (l->lanes);
-  build_lanes (seq, l, lanes.address ());
-  tree ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
-  tree slot = build_zero_cst (ptr_type_node);
-  if (l->unit >= 0)
-    slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
-                         size_int (l->unit * sizeof (struct zi_slot)));
-  for (unsigned i = 0; i < l->lanes; i++)
-    gimple_seq_add_stmt (seq, gimple_build_call (zi_t.record_fn, 6, l->site, ctx, slot,
-                                                 lanes[i].addr, lanes[i].lo,
-                                                 lanes[i].hi ? lanes[i].hi
-                                                             : build_zero_cst (zi_t.u64)));
-}
-
 /* Split the block before END: "if (A CODE B)" ends the part before END
    and branches to a new block, which falls through to END's.  Returns a
    nop in the new block, before which its code goes.  LIKELY: the branch
@@ -1011,6 +1081,80 @@ insert_before (gimple *end, gimple_seq seq)
 {
   gimple_stmt_iterator it = gsi_for_stmt (end);
   gsi_insert_seq_before (&it, seq, GSI_SAME_STMT);
+}
+
+/* Lane I of MASK in SEQ: a u64, non-zero when the lane is active.  A
+   mask in a vector mode (AVX2) has it in the sign bit of lane I (a boolean
+   vector's lanes are all ones or zeros); one in an integer mode (AVX-512's
+   mask registers) in bit I.  */
+static tree
+mask_lane (gimple_seq *seq, tree mask, unsigned i)
+{
+  tree type = TREE_TYPE (mask);
+  if (VECTOR_MODE_P (TYPE_MODE (type)))
+    {
+      tree lt = TREE_TYPE (type);
+      unsigned bits = tree_to_uhwi (TYPE_SIZE (lt));
+      tree lane = gimple_build (seq, BIT_FIELD_REF, lt, mask, TYPE_SIZE (lt),
+                                bitsize_int (i * bits));
+      tree ut = build_nonstandard_integer_type (bits, 1);
+      tree raw = gimple_convert (seq, zi_t.u64, gimple_build (seq, VIEW_CONVERT_EXPR, ut, lane));
+      return gimple_build (seq, RSHIFT_EXPR, zi_t.u64, raw, build_int_cst (integer_type_node,
+                                                                           bits - 1));
+    }
+  unsigned bits = GET_MODE_BITSIZE (TYPE_MODE (type)).to_constant ();
+  tree bits_type = build_nonstandard_integer_type (bits, 1);
+  tree m = gimple_convert (seq, zi_t.u64, gimple_build (seq, VIEW_CONVERT_EXPR, bits_type, mask));
+  return gimple_build (seq, BIT_AND_EXPR, zi_t.u64, m,
+                       build_int_cst (zi_t.u64, HOST_WIDE_INT_1U << i));
+}
+
+/* One __zeroinst_count call per element of L before END: out-of-line
+   mode, the 128-bit classes, sites beyond the function's slots, and the
+   active lanes of a masked load (each call behind its lane's test).  */
+static void
+emit_record_calls (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
+{
+  gimple_seq head = NULL;
+  gimple_seq *seq = &head;
+  auto_vec<struct zi_lane, 8> lanes;
+  lanes.safe_grow (l->lanes);
+  build_lanes (seq, l, lanes.address ());
+  tree ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
+  tree slot = build_zero_cst (ptr_type_node);
+  if (l->unit >= 0)
+    slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
+                         size_int (l->unit * sizeof (struct zi_slot)));
+  for (unsigned i = 0; l->index && i < l->lanes; i++)
+    {
+      /* A gather's lane I: base + (signed) index[i] * scale.  */
+      tree it = TREE_TYPE (TREE_TYPE (l->index));
+      tree idx = gimple_build (seq, BIT_FIELD_REF, it, l->index, TYPE_SIZE (it),
+                               bitsize_int (i * tree_to_uhwi (TYPE_SIZE (it))));
+      idx = gimple_convert (seq, zi_t.u64,
+                            gimple_convert (seq, signed_type_for (it), idx));
+      lanes[i].addr = gimple_build (seq, PLUS_EXPR, zi_t.u64,
+                                    gimple_convert (seq, zi_t.u64, l->addr_arg),
+                                    gimple_build (seq, MULT_EXPR, zi_t.u64, idx,
+                                                  build_int_cst (zi_t.u64, l->scale)));
+    }
+  for (unsigned i = 0; i < l->lanes; i++)
+    {
+      gcall *call = gimple_build_call (zi_t.record_fn, 6, l->site, ctx, slot, lanes[i].addr,
+                                       lanes[i].lo,
+                                       lanes[i].hi ? lanes[i].hi : build_zero_cst (zi_t.u64));
+      if (!l->mask)
+        {
+          gimple_seq_add_stmt (seq, call);
+          continue;
+        }
+      tree active = mask_lane (seq, l->mask, i);
+      insert_before (end, head);
+      head = NULL;
+      insert_before (branch_before (end, NE_EXPR, active, build_zero_cst (zi_t.u64), true),
+                     call);
+    }
+  insert_before (end, head);
 }
 
 /* Bit k set iff byte k of V (a u64 holding N bytes, zero-extended) is
@@ -1856,7 +2000,7 @@ instrument_load (struct zi_fn_state *st, const struct zi_load *load)
   gsi_insert_after (&gsi, end, GSI_NEW_STMT);
   struct zi_load copy = *load;
   const struct zi_load *l = &copy;
-  bool by_runtime = zi_opts.out_of_line || l->unit < 0 || ZI_WIDE_TYPE (l->type);
+  bool by_runtime = zi_opts.out_of_line || l->unit < 0 || runtime_counted_p (l);
   if (!by_runtime && l->lanes == 1 && l->type != ZI_OTHER)
     {
       /* A scalar's raw bits, in the load's own block: the data path's
@@ -1870,11 +2014,13 @@ instrument_load (struct zi_fn_state *st, const struct zi_load *load)
     }
   if (!by_runtime && l->data && l->type != ZI_OTHER)
     emit_data_path (end, st, l);
-  gimple_seq seq = NULL;
   if (by_runtime)
-    emit_record_calls (&seq, st, l);
-  else
-    emit_counters (&seq, st, l);
+    {
+      emit_record_calls (end, st, l);
+      return;
+    }
+  gimple_seq seq = NULL;
+  emit_counters (&seq, st, l);
   insert_before (end, seq);
 }
 
@@ -1985,7 +2131,7 @@ version_loops (function *fun, hash_set<int_hash<int, -1, -2> > *originals,
              gsi_next (&g))
           {
             struct zi_load l;
-            loads = describe_load (gsi_stmt (g), &l) && !ZI_WIDE_TYPE (l.type);
+            loads = describe_load (gsi_stmt (g), &l) && !runtime_counted_p (&l);
           }
       free (body);
       if (loads && optimize_loop_for_speed_p (loop))
@@ -2095,7 +2241,7 @@ version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copi
         for (gimple_stmt_iterator g = gsi_start_bb (body[i]); !gsi_end_p (g); gsi_next (&g))
           {
             struct zi_load l;
-            if (!describe_load (gsi_stmt (g), &l) || l.type == ZI_OTHER || ZI_WIDE_TYPE (l.type)
+            if (!describe_load (gsi_stmt (g), &l) || l.type == ZI_OTHER || runtime_counted_p (&l)
                 || l.addr_arg || !l.ref)
               continue;
             /* The element's address (its value as the data path
@@ -2240,7 +2386,7 @@ zi_instrument_function (function *fun)
                 l.data = 0;
             }
           class loop *loop = inline_mode ? bb->loop_father : NULL;
-          if (loop && !ZI_WIDE_TYPE (l.type) && !stmt_ends_bb_p (l.stmt))
+          if (loop && !runtime_counted_p (&l) && !stmt_ends_bb_p (l.stmt))
             {
               int *known = loop_index.get (loop->num);
               if (!known)
@@ -2289,7 +2435,13 @@ zi_instrument_function (function *fun)
   for (struct zi_load &l : loads)
     if (!l.twin)
       {
-        l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
+        /* A masked load's elements are its active lanes: each counts as
+           one load of one element (the report's loads are elements per
+           lane), its text that of the vector it reads.  */
+        if (l.mask)
+          l.site = zi_make_site (l.stmt, masked_ref (&l), l.type, 1, l.access_bytes / l.lanes);
+        else
+          l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
         if (l.unit >= 0)
           sites.safe_push (l.site);
         else

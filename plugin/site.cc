@@ -9,9 +9,21 @@
 
 #include "zeroinst-plugin.h"
 
+/* The location of the last located statement before GSI (included) in
+   its block, or UNKNOWN_LOCATION.  */
+static location_t
+located_before (gimple_stmt_iterator gsi)
+{
+  for (; !gsi_end_p (gsi); gsi_prev (&gsi))
+    if (LOCATION_LOCUS (gimple_location (gsi_stmt (gsi))) != UNKNOWN_LOCATION)
+      return gimple_location (gsi_stmt (gsi));
+  return UNKNOWN_LOCATION;
+}
+
 /* Location of STMT, or of the nearest located statement before it in its
-   block, then after it (the vectorizer emits some loads without one), then
-   the function's own location.  */
+   block, then after it, then at the end of the blocks it is reached from
+   alone (the vectorizer emits some loads without one, masked loads of a
+   pattern in a block of their own), then the function's own location.  */
 static location_t
 site_location (gimple *stmt)
 {
@@ -22,13 +34,21 @@ site_location (gimple *stmt)
   if (bb)
     {
       gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-      for (gsi_prev (&gsi); !gsi_end_p (gsi); gsi_prev (&gsi))
-        if (LOCATION_LOCUS (gimple_location (gsi_stmt (gsi))) != UNKNOWN_LOCATION)
-          return gimple_location (gsi_stmt (gsi));
+      gsi_prev (&gsi);
+      if ((loc = located_before (gsi)) != UNKNOWN_LOCATION)
+        return loc;
       gsi = gsi_for_stmt (stmt);
       for (gsi_next (&gsi); !gsi_end_p (gsi); gsi_next (&gsi))
         if (LOCATION_LOCUS (gimple_location (gsi_stmt (gsi))) != UNKNOWN_LOCATION)
           return gimple_location (gsi_stmt (gsi));
+      for (int up = 0; up < 4 && single_pred_p (bb); up++)
+        {
+          bb = single_pred (bb);
+          if (bb == ENTRY_BLOCK_PTR_FOR_FN (cfun))
+            break;
+          if ((loc = located_before (gsi_last_bb (bb))) != UNKNOWN_LOCATION)
+            return loc;
+        }
     }
   return DECL_SOURCE_LOCATION (current_function_decl);
 }
