@@ -369,6 +369,28 @@ struct sink {
   struct zi_totals *totals;
 };
 
+/* Reports made so far: the one being made counts its sites' copies
+   (zi_site_info.copies).  */
+static unsigned report_number;
+
+/* Count SITE, which counted something, among its canon's copies in this
+   report, once.  */
+static void
+count_copy (const struct zi_site_info *site)
+{
+  struct zi_site_info *s = (struct zi_site_info *) site;
+  struct zi_site_info *canon = (struct zi_site_info *) site->canon;
+  if (s->seen_report == report_number)
+    return;
+  s->seen_report = report_number;
+  if (canon->copies_report != report_number)
+    {
+      canon->copies_report = report_number;
+      canon->copies = 0;
+    }
+  canon->copies++;
+}
+
 /* A zi_fold_fn: append the counters C of SITE under CTX to the
    sink's records (path resolved) and totals.  Records are made straight
    from the slots, without a table of (site, context) first: sqlite3
@@ -391,7 +413,8 @@ add_record (void *arg, int32_t slot, const struct zi_site_info *site, const void
         abort ();
     }
   struct zi_record *rec = &r->records[r->nrecords++];
-  rec->site = site;
+  rec->site = site->canon;      /* copies of one load are one site (sites.c) */
+  count_copy (site);
   rec->path = zi_record_path (&r->paths, rec->site, zi_ctx_is_node (ctx) ? ctx : NULL);
   rec->thread = k->thread;
   rec->c = *c;
@@ -646,6 +669,7 @@ zi_finish (const char *why)
     }
   stop_others ();          /* enters the runtime */
   pthread_mutex_lock (&zi_lock);
+  report_number++;
 
   /* Flush every live thread, then take the counters of ended threads and
      of every live thread.  */

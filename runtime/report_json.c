@@ -9,7 +9,8 @@
    records:
 
      "sites":    [{"kind", "file", "line", "column", "function", "expr",
-                   "elem_type", "elem_bytes", "access_bytes", "lanes"}, ...]
+                   "elem_type", "elem_bytes", "access_bytes", "lanes"
+                   [, "copies"]}, ...]
                  each site of a code or other record once;
      "frames":   [{"function", "file", "line"[, "inlined"][, "parallel_region"]}, ...]
                  every distinct frame once;
@@ -31,7 +32,8 @@
 
    Other keys beyond SPEC §6: "other" (loads not analysed: aggregate
    copies and values without a type class, with their byte counts),
-   "elem_type" per site, "lanes" (elements per load), and per frame
+   "elem_type" per site, "lanes" (elements per load), "copies" (when
+   more than one: the copies GCC made of the load, one site, sites.c), and per frame
    "inlined": true (GCC inlined this frame into the next) and
    "parallel_region": true (an OpenMP outlined body, shown under its source
    function's name); "rank", the MPI rank the launcher gave the process
@@ -195,9 +197,12 @@ json_sites (FILE *f, const struct sites *t)
       fputs (", \"expr\": ", f);
       json_string (f, s->expr);
       fprintf (f, ", \"elem_type\": \"%s\", \"elem_bytes\": %u, \"access_bytes\": %u, "
-                  "\"lanes\": %u}",
+                  "\"lanes\": %u",
                ti->name, ti->elem_bytes ? ti->elem_bytes : s->access_bytes, s->access_bytes,
                s->lanes);
+      if (s->copies > 1)
+        fprintf (f, ", \"copies\": %u", s->copies);
+      fputc ('}', f);
     }
   fputs ("\n  ]", f);
 }

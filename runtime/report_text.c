@@ -39,9 +39,11 @@ section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char *titl
                redmap, zi_types[s->type].name);
       if (s->lanes > 1)
         fprintf (f, "x%u", s->lanes);
-      fprintf (f, "  loads %llu\n     %s:%u:%u in %s%s%s\n",
-               (unsigned long long) zi_counters_loads (s, &rec->c), s->file, s->line, s->column,
-               s->function, *s->expr ? ": " : "", s->expr);
+      fprintf (f, "  loads %llu", (unsigned long long) zi_counters_loads (s, &rec->c));
+      if (s->copies > 1)
+        fprintf (f, "  copies %u", s->copies);
+      fprintf (f, "\n     %s:%u:%u in %s%s%s\n", s->file, s->line, s->column, s->function,
+               *s->expr ? ": " : "", s->expr);
       /* The call path, leaf first, as the predecessors print it.  */
       const struct zi_paths *p = &r->paths;
       for (int32_t c = rec->path; c >= 0 && p->ctx[c].parent >= 0; c = p->ctx[c].parent)

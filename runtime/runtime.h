@@ -237,6 +237,13 @@ struct zi_site_info {
   unsigned lanes, access_bytes, line, column;
   char *file, *function, *expr;
   struct zi_frames frames;        /* the load's frame and its inline chain */
+  /* Sites the report cannot tell apart (sites.c: the same type, location,
+     expression and inline chain: copies GCC or the plugin made of one
+     load) are one: every copy's canon is the first copy met.  */
+  const struct zi_site_info *canon;
+  /* The report being made (finish.c, under zi_lock): the canon's copies
+     that counted something, and the report each was last counted in.  */
+  unsigned copies, copies_report, seen_report;
 };
 int32_t zi_site_slot_slow (const struct zi_site *site) ZI_HIDDEN;
 /* In the N elements of STRIDE bytes at V, sorted by the uintptr_t each

@@ -13,7 +13,17 @@
    one record across load cycles.
 
    Unloading: a site's descriptor goes with its library, its copy stays
-   (nodes resolve their sites' numbers when they are made).  */
+   (nodes resolve their sites' numbers when they are made).
+
+   Copies of one load: GCC duplicates loads (a vectorized loop's epilogue
+   and its versions, unrolled copies, macro expansions on one line,
+   inlined copies of a function, a header's function in two libraries),
+   and so does the plugin (a loop's data-mode version), and the copies'
+   descriptors say the same thing: type, lanes, location, expression and
+   inline chain.  A report shows them as one site (their records of one
+   path summed, and the copies that counted something counted, finish.c):
+   each copy's canon is the first such descriptor met.  A vector copy and
+   a scalar one differ in their lanes (i32x8, i32) and stay apart.  */
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +205,101 @@ site_frames (const struct zi_site *site, struct zi_site_info *info)
   info->frames.n = n;
 }
 
+/* The canonical copies (sites_lock): open addressing by site_hash, at
+   most half full.  */
+static const struct zi_site_info **canons;
+static size_t canons_mask, ncanons;
+
+static uint64_t
+mix_str (uint64_t h, const char *s)
+{
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 1099511628211ull;
+  return (h ^ 0xff) * 1099511628211ull;
+}
+
+static uint64_t
+mix_num (uint64_t h, uint64_t v)
+{
+  h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+  return h ^ (h >> 29);
+}
+
+/* What tells a site apart in a report, hashed.  */
+static uint64_t
+site_hash (const struct zi_site_info *s)
+{
+  uint64_t h = 1469598103934665603ull;
+  h = mix_num (h, (uint64_t) s->type << 48 ^ (uint64_t) s->lanes << 32 ^ s->access_bytes);
+  h = mix_num (h, (uint64_t) s->line << 32 ^ s->column);
+  h = mix_str (mix_str (mix_str (h, s->file), s->function), s->expr);
+  for (size_t i = 1; i < s->frames.n; i++)
+    {
+      const struct zi_frame *f = &s->frames.f[i];
+      h = mix_num (mix_str (mix_str (h, f->function), f->file),
+                   (uint64_t) f->line << 2 | f->inlined << 1 | f->omp_region);
+    }
+  return mix_num (h, (uint64_t) s->frames.n << 1 | s->frames.f[0].omp_region);
+}
+
+static int
+same_frame (const struct zi_frame *a, const struct zi_frame *b)
+{
+  return a->line == b->line && a->inlined == b->inlined && a->omp_region == b->omp_region
+         && !strcmp (a->function, b->function) && !strcmp (a->file, b->file);
+}
+
+/* Would A and B be the same site in a report?  */
+static int
+same_identity (const struct zi_site_info *a, const struct zi_site_info *b)
+{
+  if (a->type != b->type || a->lanes != b->lanes || a->access_bytes != b->access_bytes
+      || a->line != b->line || a->column != b->column || a->frames.n != b->frames.n
+      || strcmp (a->file, b->file) || strcmp (a->function, b->function)
+      || strcmp (a->expr, b->expr))
+    return 0;
+  for (size_t i = 0; i < a->frames.n; i++)
+    if (!same_frame (&a->frames.f[i], &b->frames.f[i]))
+      return 0;
+  return 1;
+}
+
+static const struct zi_site_info **
+canon_at (const struct zi_site_info *info, uint64_t h)
+{
+  size_t i = (size_t) h & canons_mask;
+  while (canons[i] && !same_identity (canons[i], info))
+    i = (i + 1) & canons_mask;
+  return &canons[i];
+}
+
+/* Set INFO's canon: the first copy of its identity (itself if none).  */
+static void
+set_canon (struct zi_site_info *info)
+{
+  if (2 * (ncanons + 1) > (canons ? canons_mask + 1 : 0))
+    {
+      size_t n = canons ? 2 * (canons_mask + 1) : 1024;
+      const struct zi_site_info **old = canons;
+      size_t old_n = old ? canons_mask + 1 : 0;
+      canons = calloc (n, sizeof *canons);
+      if (!canons)
+        abort ();
+      canons_mask = n - 1;
+      for (size_t i = 0; i < old_n; i++)
+        if (old[i])
+          *canon_at (old[i], site_hash (old[i])) = old[i];
+      free (old);
+    }
+  const struct zi_site_info **at = canon_at (info, site_hash (info));
+  if (!*at)
+    {
+      *at = info;
+      ncanons++;
+    }
+  info->canon = *at;
+}
+
 /* Does SITE describe the same load as the slot's first descriptor (a
    library rebuilt between two loads does not)?  */
 static int
@@ -258,6 +363,7 @@ zi_site_slot_slow (const struct zi_site *site)
           info->function = copy (site->function);
           info->expr = copy (site->expr);
           site_frames (site, info);
+          set_canon (info);
           if (in && !k)
             key_add (in->name, (uintptr_t) site - in->bias, slot);
         }

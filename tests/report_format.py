@@ -3,7 +3,7 @@
 The runtime writes "zeroinst-report-2" (runtime/report_json.c): the table
 "sites" holds each load site of a record once (what format 1 repeats in
 every record: kind, the "site" object, elem_type, elem_bytes,
-access_bytes, lanes), the tables "frames" and "contexts" every frame and
+access_bytes, lanes, copies), the tables "frames" and "contexts" every frame and
 every calling context once, and a record names its site by an index,
 "site", and its path by another, "context" (code and other records) or
 "alloc_context" (heap objects), -1 for an empty path.  The
@@ -50,7 +50,7 @@ def expand(rep):
             s = sites[i]
             keys = ("file", "line", "column", "function", "expr")
             rec["site"] = {k: s[k] for k in keys if k in s}
-            for k in ("access_bytes",) + (("kind", "elem_type", "elem_bytes", "lanes")
+            for k in ("access_bytes",) + (("kind", "elem_type", "elem_bytes", "lanes", "copies")
                                           if key == "code" else ()):
                 if k in s:
                     rec[k] = s[k]

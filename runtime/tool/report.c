@@ -89,6 +89,7 @@ static const struct field code_fields[] = {
   { "elem_bytes", T_COUNT, 1 },
   { "access_bytes", T_COUNT, 1 },
   { "lanes", T_COUNT, 0 },
+  { "copies", T_COUNT, 0 },
   { "loads", T_COUNT, 1 },
   { "elements", T_COUNT, 1 },
   { "bytes", T_COUNT, 1 },
@@ -486,7 +487,8 @@ context_paths (const char *file, json_t *root)
    and those that go into a code record (an "other" record takes only
    access_bytes).  */
 static const char *const site_keys[] = { "file", "line", "column", "function", "expr", NULL };
-static const char *const site_record_keys[] = { "kind", "elem_type", "elem_bytes", "lanes", NULL };
+static const char *const site_record_keys[] = { "kind", "elem_type", "elem_bytes", "lanes",
+                                                "copies", NULL };
 
 /* Format 2: replace the site index of every record of the array ARRAY of
    ROOT by the "site" object and the site's keys a format-1 record has.

@@ -414,12 +414,14 @@ print_code_record (size_t rank, const json_t *rec, uint64_t kind_red, const stru
   uint64_t red = json_count (rec, "redundant_bytes");
   const json_t *path = json_object_get (rec, "call_path");
   char type[48];
-  printf ("#%-3zu share %6.2f%%  local %6.2f%%  zero %6.2f%%  redmap %-*s  %-*s  loads %" PRIu64
-          "\n",
+  printf ("#%-3zu share %6.2f%%  local %6.2f%%  zero %6.2f%%  redmap %-*s  %-*s  loads %" PRIu64,
           rank, percent (red, kind_red), percent (red, json_count (rec, "bytes")),
           percent (json_count (rec, "zero_elements"), json_count (rec, "elements")),
           width->redmap, json_str (rec, "redmap"), width->type, type_name (rec, type, sizeof type),
           json_count (rec, "loads"));
+  if (json_count (rec, "copies") > 1)
+    printf ("  copies %" PRIu64, json_count (rec, "copies"));
+  putchar ('\n');
   print_site (json_object_get (rec, "site"));
   /* The spread is of the whole record, not of one thread's share.  */
   if (!opts->thread_given)

@@ -11,9 +11,10 @@ Expectation comments (C/C++ "//" or Fortran "!"), all numbers hand-derived:
                                keeps its totals).  Keys: loads, elements,
                                bytes, redundant_bytes, zero_elements; redmap
                                (merged over the records); elem_type,
-                               elem_bytes, function, expr, lanes (the same in
-                               all records).  lanes>=N means "some record
-                               here has at least N lanes".
+                               elem_bytes, function, expr, lanes, copies (1
+                               when the record has none) (the same in all
+                               records).  lanes>=N means "some record here
+                               has at least N lanes".
   expect-total: KIND.KEY=VALUE ...   program totals (summary.int/float/other)
   expect-threads: TOTALS;TOTALS;...  per-thread int totals as a multiset,
                                each "elements,bytes,redundant_bytes,zero_elements"
@@ -423,7 +424,8 @@ def check_code(report, spec, source):
             elif key == "redmap":
                 check_value(what, key, val, merge_redmaps([r["redmap"] for r in recs]))
             else:
-                got = {str(r[key] if key in r else r["site"].get(key)) for r in recs}
+                got = {str(r.get(key, 1) if key == "copies"
+                           else r[key] if key in r else r["site"].get(key)) for r in recs}
                 if len(got) != 1:
                     fail("%s: records disagree on %s: %s" % (what, key, sorted(got)))
                 check_value(what, key, val, got.pop())
