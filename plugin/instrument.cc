@@ -16,7 +16,9 @@
      - aggregate copies (memory to memory): class ZI_OTHER with the byte
        count, no value analysis.
    Values whose type has no class (decimal floats, odd sizes, scalable
-   vectors, vector masks) are ZI_OTHER too.  Nothing is skipped silently.
+   vectors, vector masks) are ZI_OTHER too.  Nothing is skipped silently:
+   atomic and volatile loads are left out only when asked to
+   (-fplugin-arg-zeroinst-no-sync-loads).
 
    Element rule (classify_type): an integer, pointer, enum, bool or
    bit-field value is one integer element of its storage size (bit-fields:
@@ -274,6 +276,8 @@ describe_load (gimple *stmt, struct zi_load *l)
       tree lhs = gimple_assign_lhs (stmt), rhs = gimple_assign_rhs1 (stmt);
       if (!reads_memory (rhs) || rhs == zi_t.data_on_var)
         return false;     /* not a load, or the test of version_loops */
+      if (zi_opts.no_sync_loads && gimple_has_volatile_ops (stmt))
+        return false;
       l->ref = rhs;
       l->access_bytes = type_bytes (TREE_TYPE (rhs));
       if (TREE_CODE (lhs) == SSA_NAME)
@@ -299,6 +303,8 @@ describe_load (gimple *stmt, struct zi_load *l)
         case BUILT_IN_ATOMIC_LOAD_4: case BUILT_IN_ATOMIC_LOAD_8:
         case BUILT_IN_ATOMIC_LOAD_16:
           {
+            if (zi_opts.no_sync_loads)
+              return false;
             tree lhs = gimple_call_lhs (stmt);
             if (TREE_CODE (lhs) != SSA_NAME
                 || !classify_type (TREE_TYPE (lhs), &l->type, &l->lanes))
@@ -331,24 +337,26 @@ describe_load (gimple *stmt, struct zi_load *l)
   return false;
 }
 
-/* The memory a masked load L reads, as a reference (for its text): the
-   one whose address its pointer was computed as (&MEM [p + i * 4]), else
-   the vector at its pointer, with the alias type of its second argument.  */
+/* The memory L reads, as a reference for its site's text: its own; for
+   an atomic builtin, the value at its pointer (&x reads as x, p as *p);
+   for a masked load, the reference its pointer is the address of (&MEM
+   [p + i * 4]: p[?]), else the vector at its pointer; for a gather, an
+   element at its base, with an offset only so that it reads as an
+   indexed access (base[?]).  Only printed, never emitted.  */
 static tree
-masked_ref (const struct zi_load *l)
+site_ref (const struct zi_load *l)
 {
+  if (l->ref || !l->addr_arg || !POINTER_TYPE_P (TREE_TYPE (l->addr_arg)))
+    return l->ref;
+  tree ptr_type = TREE_TYPE (l->addr_arg);
   if (l->index)
-    /* A gather: an element at its base, with an offset only so that it
-       reads as an indexed access (base[?]).  */
     return fold_build2 (MEM_REF, TREE_TYPE (TREE_TYPE (l->value)), l->addr_arg,
-                        build_int_cst (ptr_type_node, 1));
-  if (TREE_CODE (l->addr_arg) == SSA_NAME)
+                        build_int_cst (ptr_type, 1));
+  if (l->mask && TREE_CODE (l->addr_arg) == SSA_NAME)
     if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (l->addr_arg)))
       if (gimple_assign_rhs_code (def) == ADDR_EXPR)
         return TREE_OPERAND (gimple_assign_rhs1 (def), 0);
-  tree alias = gimple_call_arg (l->stmt, 1);
-  return fold_build2 (MEM_REF, TREE_TYPE (l->value), l->addr_arg,
-                      build_int_cst (TREE_TYPE (alias), 0));
+  return build2 (MEM_REF, TREE_TYPE (l->value), l->addr_arg, build_int_cst (ptr_type, 0));
 }
 
 /* Does the runtime count each element of L (__zeroinst_count) at every
@@ -2437,11 +2445,11 @@ zi_instrument_function (function *fun)
       {
         /* A masked load's elements are its active lanes: each counts as
            one load of one element (the report's loads are elements per
-           lane), its text that of the vector it reads.  */
+           lane).  */
         if (l.mask)
-          l.site = zi_make_site (l.stmt, masked_ref (&l), l.type, 1, l.access_bytes / l.lanes);
+          l.site = zi_make_site (l.stmt, site_ref (&l), l.type, 1, l.access_bytes / l.lanes);
         else
-          l.site = zi_make_site (l.stmt, l.ref, l.type, l.lanes, l.access_bytes);
+          l.site = zi_make_site (l.stmt, site_ref (&l), l.type, l.lanes, l.access_bytes);
         if (l.unit >= 0)
           sites.safe_push (l.site);
         else

@@ -16,6 +16,8 @@
                         loops, range loops and their unchecked loads)
      no-contexts        do not track calling contexts (no code at function
                         entry and exit; records are per site only)
+     no-sync-loads      do not count atomic and volatile loads (spin-wait
+                        flags, whose counts follow the scheduling)
 
    An unknown option or a malformed value is a compile error that lists the
    valid options.  The pass ("zeroinst") runs just before "optimized", after
@@ -36,11 +38,12 @@ struct zi_trees zi_t;
 static struct plugin_info zi_plugin_info = {
   "1.0",
   "zeroinst: instruments every load for redundant-zero profiling.\n"
-  "options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts"
+  "options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts, "
+  "no-sync-loads"
 };
 
 static const char *const valid_keys =
-    "out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts";
+    "out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts, no-sync-loads";
 
 /* Push a FIELD_DECL named NAME of TYPE onto *CHAIN.  finish_builtin_struct
    reverses the chain, so fields are pushed in declaration order.  */
@@ -341,7 +344,7 @@ parse_option (const struct plugin_argument *arg)
 {
   const char *key = arg->key, *value = arg->value;
   bool flag = strcmp (key, "out-of-line") == 0 || strcmp (key, "verbose") == 0
-              || strcmp (key, "no-contexts") == 0;
+              || strcmp (key, "no-contexts") == 0 || strcmp (key, "no-sync-loads") == 0;
   bool pattern = strcmp (key, "include") == 0 || strcmp (key, "exclude") == 0;
   if (!flag && !pattern)
     {
@@ -367,6 +370,8 @@ parse_option (const struct plugin_argument *arg)
     zi_opts.verbose = true;
   else if (strcmp (key, "no-contexts") == 0)
     zi_opts.no_contexts = true;
+  else if (strcmp (key, "no-sync-loads") == 0)
+    zi_opts.no_sync_loads = true;
   else if (strcmp (key, "include") == 0)
     zi_opts.include = xstrdup (value);
   else

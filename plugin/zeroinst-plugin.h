@@ -10,6 +10,7 @@ struct zi_options {
   bool out_of_line;          /* one runtime call per element instead of inline counters */
   bool verbose;              /* per-function statistics on stderr */
   bool no_contexts;          /* no calling-context tracking: site-only records */
+  bool no_sync_loads;        /* atomic and volatile loads are not counted */
   const char *include;       /* ':'-separated fnmatch patterns; NULL = all functions */
   const char *exclude;       /* ':'-separated fnmatch patterns; NULL = none */
 };

@@ -435,7 +435,8 @@ int main (void) { init (); load_ones (100); printf ("ok\n"); return 7; }"""
 
 
 def case_bad_plugin_options():
-    valid = "valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts"
+    valid = ("valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts, "
+             "no-sync-loads")
     plugin_error(["-fplugin-arg-zeroinst-bogus"], "unknown option", "bogus", valid)
     plugin_error(["-fplugin-arg-zeroinst-include"], "needs a value", valid)
     plugin_error(["-fplugin-arg-zeroinst-verbose=3"], "takes no value", valid)

@@ -30,7 +30,7 @@ volatile int vflag[3] = { 0, 1, 0x10000 };
 NOINLINE void copy (void) { dst[0] = src[0]; dst[1] = src[1]; }
 NOINLINE int sumx (int n) { int s = 0; for (int i = 0; i < n; i++) s += bf[i].x; return s; }  // expect: elements=4 bytes=4 redundant_bytes=1 zero_elements=1 elem_type=i8
 NOINLINE int sumz (int n) { int s = 0; for (int i = 0; i < n; i++) s += bf[i].z; return s; }  // expect: elements=4 bytes=4 redundant_bytes=1 zero_elements=1 redmap=x elem_type=i8
-NOINLINE long get (void) { return atomic_load (&counter); }  // expect: elements=1 bytes=8 redundant_bytes=7 zero_elements=0 redmap=0000000x
+NOINLINE long get (void) { return atomic_load (&counter); }  // expect: elements=1 bytes=8 redundant_bytes=7 zero_elements=0 redmap=0000000x expr=counter
 NOINLINE int readv (void) { return vflag[0] + vflag[1] + vflag[2]; }  // expect: elements=3 bytes=12 redundant_bytes=8 zero_elements=1 redmap=0x0x
 NOINLINE int first (void) { return dst[1].a; }  // expect: elements=1 bytes=4 redundant_bytes=0 zero_elements=0
 
