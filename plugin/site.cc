@@ -21,9 +21,13 @@ located_before (gimple_stmt_iterator gsi)
 }
 
 /* Location of STMT, or of the nearest located statement before it in its
-   block, then after it, then at the end of the blocks it is reached from
-   alone (the vectorizer emits some loads without one, masked loads of a
-   pattern in a block of their own), then the function's own location.  */
+   block, then after it (the vectorizer emits some loads without one),
+   then, for a masked load (an internal call: the vectorizer's patterns
+   put some in a block of their own), at the end of the blocks it is
+   reached from alone, then the function's own location.  Only masked
+   loads look further up: for others a block above can be another
+   statement's (the function's closing line), and more so in the
+   inline mode, whose data-mode loop versions split blocks.  */
 static location_t
 site_location (gimple *stmt)
 {
@@ -41,7 +45,7 @@ site_location (gimple *stmt)
       for (gsi_next (&gsi); !gsi_end_p (gsi); gsi_next (&gsi))
         if (LOCATION_LOCUS (gimple_location (gsi_stmt (gsi))) != UNKNOWN_LOCATION)
           return gimple_location (gsi_stmt (gsi));
-      for (int up = 0; up < 4 && single_pred_p (bb); up++)
+      for (int up = 0; up < 4 && gimple_call_internal_p (stmt) && single_pred_p (bb); up++)
         {
           bb = single_pred (bb);
           if (bb == ENTRY_BLOCK_PTR_FOR_FN (cfun))
@@ -163,6 +167,56 @@ value_source_name (tree val, int depth)
   return NULL;
 }
 
+/* Is PTR (an SSA name) BASE + INDEX * sizeof (*BASE), as the front end
+   writes BASE[INDEX] for a pointer BASE (possibly through conversions of
+   INDEX, or a constant offset)?  Then set *BASE and *INDEX (an SSA name
+   or a constant count of elements).  */
+static bool
+indexed_pointer (tree ptr, tree *base, tree *index)
+{
+  if (TREE_CODE (ptr) != SSA_NAME)
+    return false;
+  gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (ptr));
+  if (!def || gimple_assign_rhs_code (def) != POINTER_PLUS_EXPR)
+    return false;
+  tree b = gimple_assign_rhs1 (def), off = gimple_assign_rhs2 (def);
+  tree elt = POINTER_TYPE_P (TREE_TYPE (b)) ? TREE_TYPE (TREE_TYPE (b)) : NULL_TREE;
+  tree size = elt && COMPLETE_TYPE_P (elt) ? TYPE_SIZE_UNIT (elt) : NULL_TREE;
+  if (!size || !tree_fits_uhwi_p (size) || integer_zerop (size))
+    return false;
+  unsigned HOST_WIDE_INT s = tree_to_uhwi (size);
+  if (TREE_CODE (off) == INTEGER_CST)
+    {
+      if (!tree_fits_uhwi_p (off) || tree_to_uhwi (off) % s)
+        return false;
+      *index = build_int_cst (sizetype, tree_to_uhwi (off) / s);
+      *base = b;
+      return true;
+    }
+  tree x = off;
+  if (s > 1)
+    {
+      gassign *mul = TREE_CODE (off) == SSA_NAME
+                     ? dyn_cast<gassign *> (SSA_NAME_DEF_STMT (off)) : NULL;
+      if (!mul || gimple_assign_rhs_code (mul) != MULT_EXPR
+          || !tree_fits_uhwi_p (gimple_assign_rhs2 (mul))
+          || tree_to_uhwi (gimple_assign_rhs2 (mul)) != s)
+        return false;
+      x = gimple_assign_rhs1 (mul);
+    }
+  /* The index's own name, through the front end's conversion to sizetype.  */
+  while (TREE_CODE (x) == SSA_NAME && !SSA_NAME_VAR (x))
+    {
+      gassign *conv = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x));
+      if (!conv || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (conv)))
+        break;
+      x = gimple_assign_rhs1 (conv);
+    }
+  *base = b;
+  *index = x;
+  return true;
+}
+
 /* Append to BUF a readable form of the address computation REF: decl and
    variable names, '.', '->', '[index]', '*'.  Parts that have no source
    name print as '?'.  DEPTH bounds the recursion.  */
@@ -202,8 +256,15 @@ print_ref (pretty_printer *pp, tree ref, int depth)
       {
         tree base = TREE_OPERAND (ref, 0);
         tree field = TREE_OPERAND (ref, 1);
+        tree ptr_base, index;
         if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
-            && TREE_CODE (TREE_OPERAND (base, 0)) != ADDR_EXPR)
+            && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index))
+          {
+            print_pointer_deref (pp, ptr_base, NULL_TREE, index, depth);
+            pp_string (pp, ".");
+          }
+        else if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
+                 && TREE_CODE (TREE_OPERAND (base, 0)) != ADDR_EXPR)
           {
             print_ref (pp, TREE_OPERAND (base, 0), depth + 1);
             pp_string (pp, "->");
@@ -229,6 +290,12 @@ print_ref (pretty_printer *pp, tree ref, int depth)
         if (TREE_CODE (ptr) == ADDR_EXPR && integer_zerop (TREE_OPERAND (ref, 1)))
           {
             print_ref (pp, TREE_OPERAND (ptr, 0), depth + 1);
+            return;
+          }
+        tree ptr_base, index;
+        if (integer_zerop (TREE_OPERAND (ref, 1)) && indexed_pointer (ptr, &ptr_base, &index))
+          {
+            print_pointer_deref (pp, ptr_base, NULL_TREE, index, depth);
             return;
           }
         print_pointer_deref (pp, ptr, TREE_OPERAND (ref, 1), NULL_TREE, depth);
@@ -292,6 +359,93 @@ ref_text (tree ref)
   pretty_printer pp;
   print_ref (&pp, ref, 0);
   return xstrdup (pp_formatted_text (&pp));
+}
+
+/* Texts of the loads of the early GIMPLE (zi_note_early_texts), by
+   text_key; "" where loads there read differently.  */
+static hash_map<nofree_string_hash, const char *> *early_texts;
+
+/* Bytes of one element of TYPE (a vector's or a complex value's lane),
+   0 if not constant.  */
+static unsigned HOST_WIDE_INT
+element_bytes (tree type)
+{
+  if (TREE_CODE (type) == VECTOR_TYPE || TREE_CODE (type) == COMPLEX_TYPE)
+    type = TREE_TYPE (type);
+  tree s = TYPE_SIZE_UNIT (type);
+  return s && tree_fits_uhwi_p (s) ? tree_to_uhwi (s) : 0;
+}
+
+/* "file:line:column:bytes", malloc'd.  */
+static char *
+text_key (const expanded_location &x, unsigned HOST_WIDE_INT bytes)
+{
+  return xasprintf ("%s:%d:%d:%u", x.file ? x.file : "", x.line, x.column, (unsigned) bytes);
+}
+
+/* Remember the text of every load of FUN as the early GIMPLE writes it,
+   before the loop optimizers turn p[i].w into MEM[ivtmp + 8]: the late
+   pass's sites take it where their own text has a '?' (zi_make_site).
+   Keyed by location and element size, so a vectorized copy of a load
+   finds its scalar text; a location whose loads read differently keeps
+   none.  Inlined copies keep their locations and find it too.  */
+void
+zi_note_early_texts (function *fun)
+{
+  if (!early_texts)
+    early_texts = new hash_map<nofree_string_hash, const char *>;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        location_t loc = gimple_location (stmt);
+        if (!gimple_assign_load_p (stmt) || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
+          continue;
+        tree rhs = gimple_assign_rhs1 (stmt);
+        const char *text = ref_text (rhs);
+        if (!*text)
+          continue;
+        char *key = text_key (expand_location (loc), element_bytes (TREE_TYPE (rhs)));
+        bool existed;
+        const char *&known = early_texts->get_or_insert (key, &existed);
+        if (!existed)
+          known = text;
+        else
+          {
+            if (strcmp (known, text) != 0)
+              known = "";
+            free (key);
+          }
+      }
+}
+
+/* The number of '?' in S.  */
+static unsigned
+unknowns (const char *s)
+{
+  unsigned n = 0;
+  for (; *s; s++)
+    n += *s == '?';
+  return n;
+}
+
+/* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
+   element: REF's, or the early GIMPLE's at STMT's own location when that
+   one has fewer unknown parts.  */
+static const char *
+site_text (gimple *stmt, tree ref, unsigned element_bytes)
+{
+  const char *text = ref_text (ref);
+  location_t loc = gimple_location (stmt);
+  if ((*text && !strchr (text, '?')) || !early_texts || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
+    return text;
+  char *key = text_key (expand_location (loc), element_bytes);
+  const char **early = early_texts->get (key);
+  free (key);
+  if (early && **early && (!*text || unknowns (*early) < unknowns (text)))
+    return *early;
+  return text;
 }
 
 /* A string constant usable in a static initializer.  */
@@ -386,7 +540,8 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
   CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), xloc.column));
   CONSTRUCTOR_APPEND_ELT (v, f[6], string_cst (xloc.file ? xloc.file : "unknown"));
   CONSTRUCTOR_APPEND_ELT (v, f[7], string_cst (function));
-  CONSTRUCTOR_APPEND_ELT (v, f[8], string_cst (ref_text (ref)));
+  CONSTRUCTOR_APPEND_ELT (v, f[8], string_cst (site_text (stmt, ref, lanes ? access_bytes / lanes
+                                                                         : access_bytes)));
   CONSTRUCTOR_APPEND_ELT (v, f[9], build_int_cst (TREE_TYPE (f[9]), frames.length () - 1));
   CONSTRUCTOR_APPEND_ELT (v, f[10], build_int_cst (TREE_TYPE (f[10]), flags));
   CONSTRUCTOR_APPEND_ELT (v, f[11], inline_frames_array (frames));

@@ -277,6 +277,30 @@ public:
   unsigned int execute (function *fun) final override { return zi_instrument_function (fun); }
 };
 
+/* Early, right after the function is in SSA form: the loads' source
+   texts before the optimizers rewrite their addresses (site.cc).  */
+const pass_data zeroinst_texts_pass_data = {
+  GIMPLE_PASS,
+  "zeroinst_texts",        /* name */
+  OPTGROUP_NONE,
+  TV_NONE,
+  PROP_ssa | PROP_cfg,     /* properties_required */
+  0, 0, 0, 0
+};
+
+class zeroinst_texts_pass : public gimple_opt_pass
+{
+public:
+  zeroinst_texts_pass (gcc::context *ctxt) : gimple_opt_pass (zeroinst_texts_pass_data, ctxt) {}
+  opt_pass *clone () final override { return new zeroinst_texts_pass (m_ctxt); }
+  bool gate (function *fun) final override { return wanted (fun); }
+  unsigned int execute (function *fun) final override
+  {
+    zi_note_early_texts (fun);
+    return 0;
+  }
+};
+
 } // namespace
 
 /* -flto with the plugin only at compile time.  An LTO object holds GIMPLE:
@@ -409,6 +433,9 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   struct register_pass_info pass = { new zeroinst_pass (g), "optimized", 1,
                                      PASS_POS_INSERT_BEFORE };
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  struct register_pass_info texts = { new zeroinst_texts_pass (g), "ssa", 1,
+                                      PASS_POS_INSERT_AFTER };
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &texts);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START, lto_reference_link_symbol, NULL);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_END, lto_drop_reference, NULL);
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, lto_define_link_symbol, NULL);

@@ -54,6 +54,7 @@ tree zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots,
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);
+void zi_note_early_texts (function *fun);
 /* What the trampoline of a runtime call keeps of the vector, x87 and
    mask registers (x86-64; runtime/stack.c); the rest is declared
    clobbered.  */

@@ -24,7 +24,7 @@ int16_t s16[4] = { -1, -256, 255, 0 };
 unsigned __int128 u128[4];
 
 #define NOINLINE __attribute__ ((noinline))
-NOINLINE uint64_t sum8 (int n) { uint64_t s = 0; for (int i = 0; i < n; i++) s += u8[i]; return s; }  // expect: elements=8 bytes=8 redundant_bytes=2 zero_elements=2 redmap=x elem_type=i8 function=sum8 expr=u8[?]
+NOINLINE uint64_t sum8 (int n) { uint64_t s = 0; for (int i = 0; i < n; i++) s += u8[i]; return s; }  // expect: elements=8 bytes=8 redundant_bytes=2 zero_elements=2 redmap=x elem_type=i8 function=sum8 expr=u8[i]
 NOINLINE uint64_t sum16 (int n) { uint64_t s = 0; for (int i = 0; i < n; i++) s += u16[i]; return s; }  // expect: elements=8 bytes=16 redundant_bytes=7 zero_elements=2 redmap=xx elem_type=i16
 NOINLINE uint64_t sum32 (int n) { uint64_t s = 0; for (int i = 0; i < n; i++) s += u32[i]; return s; }  // expect: elements=8 bytes=32 redundant_bytes=17 zero_elements=2 redmap=xxxx elem_type=i32
 NOINLINE uint64_t sum64 (int n) { uint64_t s = 0; for (int i = 0; i < n; i++) s += i64[i]; return s; }  // expect: elements=8 bytes=64 redundant_bytes=38 zero_elements=1 redmap=xxxxxxxx elem_type=i64

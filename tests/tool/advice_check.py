@@ -24,12 +24,12 @@ NARROW = "advice: narrower type: values fit in {bits} bits, unsigned (top {top} 
 # (section, record) -> advice lines.  A code record is "function: expr",
 # a data record "static NAME" or "heap".
 EXPECTED = {
-    ("Integer loads", "main: small[?]"): [
+    ("Integer loads", "main: small[i]"): [
         NARROW.format(bits=8, top=7, n=8, type="uint8_t", saved=7000, pct="87.50%")],
-    ("Integer loads", "main: mid[?]"): [
+    ("Integer loads", "main: mid[i]"): [
         NARROW.format(bits=24, top=5, n=8, type="int32_t or uint32_t", saved=4000,
                       pct="50.00%")],
-    ("Floating-point loads", "main: grid[?]"): [
+    ("Floating-point loads", "main: grid[i]"): [
         "advice: sparse data: 98.44% of the elements loaded here are zero: a sparse format "
         "or skipping zero blocks would load 32256 fewer bytes"],
     ("Floating-point loads", "scale: *kappa"): [
@@ -49,8 +49,8 @@ EXPECTED = {
 
 # Records on which a rule must not fire; they must be in the report.
 MUST_NOT = [
-    ("Integer loads", "main: wide[?]"),                     # 3 bytes -> still 4
-    ("Floating-point loads", "main: dense[?]"),             # 50% zero
+    ("Integer loads", "main: wide[i]"),                     # 3 bytes -> still 4
+    ("Floating-point loads", "main: dense[i]"),             # 50% zero
     ("Floating-point loads", "scale_other: *other"),        # 50% zero
     ("Data objects: floating-point loads", "static dense"),
     ("Data objects: integer loads", "static both"),         # half read as floats

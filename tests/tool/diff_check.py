@@ -43,7 +43,7 @@ elements                      3000            3000               0  =
 redundancy                  87\.50%           0\.00%
 sites: 1 matched, 0 gone, 0 new; 1 changed
 #1   redundant -21000 \(21000 -> 0\)  bytes -21000 \(24000 -> 3000\)
-     (?:\S+/)?diff-prog\.c:LINE in main: counts\[\?\]
+     (?:\S+/)?diff-prog\.c:LINE in main: counts\[i\]
 
 == Data objects: integer loads ==
 objects: 1 matched, 0 gone, 0 new; 1 changed
