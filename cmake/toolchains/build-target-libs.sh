@@ -50,11 +50,22 @@ step () {
     exit 1
   fi
 }
+# The newest version of a source package can be listed by the security
+# suite before its files are on the mirror (a 404): then the release's own
+# version is taken (apt-get source PACKAGE/CODENAME), which the fetch tool
+# unpacks and then, asked for PACKAGE again, finds.
+codename=$( (. /etc/os-release && echo "${VERSION_CODENAME:-}") 2>/dev/null || true)
 unpack () {
   dir=$("$fetch" "$1" "$src" 2>> "$log") || {
-    tail -n 30 "$log" >&2
-    echo "build-target-libs.sh: could not fetch Debian source '$1'" >&2
-    exit 1; }
+    if [ -n "$codename" ]; then
+      echo "build-target-libs.sh: '$1' not fetched; trying $1/$codename" >&2
+      "$fetch" "$1/$codename" "$src" >> "$log" 2>&1 || true
+    fi
+    dir=$("$fetch" "$1" "$src" 2>> "$log") || {
+      tail -n 30 "$log" >&2
+      echo "build-target-libs.sh: could not fetch Debian source '$1'" >&2
+      exit 1; }
+  }
   cp -a "$dir" "$work/$1"
 }
 
