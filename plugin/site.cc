@@ -112,8 +112,21 @@ zi_source_function_name (tree fndecl, unsigned *flags)
    variable if it has a user-visible one, else (for temporaries the
    optimizers made, such as induction pointers) the named value it was
    computed from through copies, conversions, pointer arithmetic and loop
-   PHIs.  NULL if none within a few steps.  */
+   PHIs, or the text of the field or variable it was loaded from (g->adj
+   for the pointer in g->adj[e]).  NULL if none within a few steps.  */
 static const char *value_source_name (tree val, int depth);
+static void print_ref (pretty_printer *pp, tree ref, int depth);
+
+/* Is PTR the pointer to an OpenMP region's shared data (the outlined
+   body's artificial parameter .omp_data_i)?  Its fields are named after
+   the variables they share.  */
+static bool
+omp_data_pointer_p (tree ptr)
+{
+  tree var = TREE_CODE (ptr) == SSA_NAME ? SSA_NAME_VAR (ptr) : ptr;
+  return var && TREE_CODE (var) == PARM_DECL && DECL_ARTIFICIAL (var) && DECL_NAME (var)
+         && !strcmp (IDENTIFIER_POINTER (DECL_NAME (var)), ".omp_data_i");
+}
 
 static const char *
 ssa_source_name (tree ssa, int depth)
@@ -138,6 +151,14 @@ ssa_source_name (tree ssa, int depth)
   if (!is_gimple_assign (def))
     return NULL;
   tree rhs = gimple_assign_rhs1 (def);
+  if (gimple_assign_load_p (def)
+      && (TREE_CODE (rhs) == COMPONENT_REF || TREE_CODE (rhs) == VAR_DECL))
+    {
+      pretty_printer pp;
+      print_ref (&pp, rhs, depth + 4);
+      const char *text = pp_formatted_text (&pp);
+      return strchr (text, '?') ? NULL : xstrdup (text);
+    }
   switch (gimple_assign_rhs_code (def))
     {
     case POINTER_PLUS_EXPR:
@@ -257,8 +278,10 @@ print_ref (pretty_printer *pp, tree ref, int depth)
         tree base = TREE_OPERAND (ref, 0);
         tree field = TREE_OPERAND (ref, 1);
         tree ptr_base, index;
-        if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
-            && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index))
+        if (TREE_CODE (base) == MEM_REF && omp_data_pointer_p (TREE_OPERAND (base, 0)))
+          ;   /* a variable an OpenMP region shares: its name alone */
+        else if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
+                 && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index))
           {
             print_pointer_deref (pp, ptr_base, NULL_TREE, index, depth);
             pp_string (pp, ".");
