@@ -118,14 +118,20 @@ static const char *value_source_name (tree val, int depth);
 static void print_ref (pretty_printer *pp, tree ref, int depth);
 
 /* Is PTR the pointer to an OpenMP region's shared data (the outlined
-   body's artificial parameter .omp_data_i)?  Its fields are named after
+   body's artificial parameter .omp_data_i), or VAR the starting
+   function's record of it (.omp_data_o.N)?  Their fields are named after
    the variables they share.  */
+static bool
+omp_data_p (tree var, const char *name)
+{
+  return var && DECL_P (var) && DECL_ARTIFICIAL (var) && DECL_NAME (var)
+         && !strncmp (IDENTIFIER_POINTER (DECL_NAME (var)), name, strlen (name));
+}
+
 static bool
 omp_data_pointer_p (tree ptr)
 {
-  tree var = TREE_CODE (ptr) == SSA_NAME ? SSA_NAME_VAR (ptr) : ptr;
-  return var && TREE_CODE (var) == PARM_DECL && DECL_ARTIFICIAL (var) && DECL_NAME (var)
-         && !strcmp (IDENTIFIER_POINTER (DECL_NAME (var)), ".omp_data_i");
+  return omp_data_p (TREE_CODE (ptr) == SSA_NAME ? SSA_NAME_VAR (ptr) : ptr, ".omp_data_i");
 }
 
 static const char *
@@ -278,7 +284,8 @@ print_ref (pretty_printer *pp, tree ref, int depth)
         tree base = TREE_OPERAND (ref, 0);
         tree field = TREE_OPERAND (ref, 1);
         tree ptr_base, index;
-        if (TREE_CODE (base) == MEM_REF && omp_data_pointer_p (TREE_OPERAND (base, 0)))
+        if ((TREE_CODE (base) == MEM_REF && omp_data_pointer_p (TREE_OPERAND (base, 0)))
+            || omp_data_p (base, ".omp_data_o"))
           ;   /* a variable an OpenMP region shares: its name alone */
         else if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
                  && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index))

@@ -14,7 +14,9 @@ Expectation comments (C/C++ "//" or Fortran "!"), all numbers hand-derived:
                                elem_bytes, function, expr, lanes, copies (1
                                when the record has none) (the same in all
                                records).  lanes>=N means "some record here
-                               has at least N lanes".
+                               has at least N lanes"; expr=A|B|... that the
+                               records' texts are these (a line with loads
+                               of different expressions).
   expect-total: KIND.KEY=VALUE ...   program totals (summary.int/float/other)
   expect-threads: TOTALS;TOTALS;...  per-thread int totals as a multiset,
                                each "elements,bytes,redundant_bytes,zero_elements"
@@ -423,6 +425,9 @@ def check_code(report, spec, source):
                     fail("%s: no record with lanes >= %s (lanes: %s)" % (what, val[2:], [r["lanes"] for r in recs]))
             elif key == "redmap":
                 check_value(what, key, val, merge_redmaps([r["redmap"] for r in recs]))
+            elif key == "expr" and "|" in val:
+                check_value(what, key, "|".join(sorted(val.split("|"))),
+                            "|".join(sorted({r["site"]["expr"] for r in recs})))
             else:
                 got = {str(r.get(key, 1) if key == "copies"
                            else r[key] if key in r else r["site"].get(key)) for r in recs}
