@@ -160,8 +160,16 @@ ssa_source_name (tree ssa, int depth)
   if (gimple_assign_load_p (def)
       && (TREE_CODE (rhs) == COMPONENT_REF || TREE_CODE (rhs) == VAR_DECL))
     {
+      /* print_ref starts over at each SSA name it meets: a loop's
+         p = p->next without a variable for p would recurse for ever, so
+         loaded pointers nest two deep at most.  */
+      static int nested;
+      if (nested >= 2)
+        return NULL;
       pretty_printer pp;
+      nested++;
       print_ref (&pp, rhs, depth + 4);
+      nested--;
       const char *text = pp_formatted_text (&pp);
       return strchr (text, '?') ? NULL : xstrdup (text);
     }
