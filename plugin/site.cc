@@ -171,7 +171,7 @@ ssa_source_name (tree ssa, int depth)
       print_ref (&pp, rhs, depth + 4);
       nested--;
       const char *text = pp_formatted_text (&pp);
-      return strchr (text, '?') ? NULL : xstrdup (text);
+      return strchr (text, '?') || strstr (text, "...") ? NULL : xstrdup (text);
     }
   switch (gimple_assign_rhs_code (def))
     {
@@ -202,10 +202,10 @@ value_source_name (tree val, int depth)
   return NULL;
 }
 
-/* Is PTR (an SSA name) BASE + INDEX * sizeof (*BASE), as the front end
-   writes BASE[INDEX] for a pointer BASE (possibly through conversions of
-   INDEX, or a constant offset)?  Then set *BASE and *INDEX (an SSA name
-   or a constant count of elements).  */
+/* Is PTR (an SSA name) BASE plus an offset, as the front end writes
+   BASE[I] for a pointer BASE?  Then set *BASE and *INDEX: I when the
+   offset is I * sizeof (*BASE) with I a named variable (through
+   conversions) or a constant, else NULL (BASE[?]: p[i + 1], p[i - 1]).  */
 static bool
 indexed_pointer (tree ptr, tree *base, tree *index)
 {
@@ -219,13 +219,15 @@ indexed_pointer (tree ptr, tree *base, tree *index)
   tree size = elt && COMPLETE_TYPE_P (elt) ? TYPE_SIZE_UNIT (elt) : NULL_TREE;
   if (!size || !tree_fits_uhwi_p (size) || integer_zerop (size))
     return false;
-  unsigned HOST_WIDE_INT s = tree_to_uhwi (size);
+  HOST_WIDE_INT s = (HOST_WIDE_INT) tree_to_uhwi (size);
+  *base = b;
+  *index = NULL_TREE;
   if (TREE_CODE (off) == INTEGER_CST)
     {
-      if (!tree_fits_uhwi_p (off) || tree_to_uhwi (off) % s)
-        return false;
-      *index = build_int_cst (sizetype, tree_to_uhwi (off) / s);
-      *base = b;
+      /* sizetype: a negative offset is a large one.  */
+      HOST_WIDE_INT o = (HOST_WIDE_INT) TREE_INT_CST_LOW (off);
+      if (o % s == 0)
+        *index = build_int_cst (ssizetype, o / s);
       return true;
     }
   tree x = off;
@@ -235,8 +237,8 @@ indexed_pointer (tree ptr, tree *base, tree *index)
                      ? dyn_cast<gassign *> (SSA_NAME_DEF_STMT (off)) : NULL;
       if (!mul || gimple_assign_rhs_code (mul) != MULT_EXPR
           || !tree_fits_uhwi_p (gimple_assign_rhs2 (mul))
-          || tree_to_uhwi (gimple_assign_rhs2 (mul)) != s)
-        return false;
+          || tree_to_uhwi (gimple_assign_rhs2 (mul)) != (unsigned HOST_WIDE_INT) s)
+        return true;
       x = gimple_assign_rhs1 (mul);
     }
   /* The index's own name, through the front end's conversion to sizetype.  */
@@ -244,12 +246,25 @@ indexed_pointer (tree ptr, tree *base, tree *index)
     {
       gassign *conv = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x));
       if (!conv || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (conv)))
-        break;
+        return true;
       x = gimple_assign_rhs1 (conv);
     }
-  *base = b;
-  *index = x;
+  if (TREE_CODE (x) == INTEGER_CST || TREE_CODE (x) == SSA_NAME)
+    *index = x;
   return true;
+}
+
+/* BASE[INDEX], BASE[?] without an index.  */
+static void
+print_indexed (pretty_printer *pp, tree base, tree index, int depth)
+{
+  print_ref (pp, base, depth + 1);
+  pp_string (pp, "[");
+  if (index)
+    print_ref (pp, index, depth + 1);
+  else
+    pp_string (pp, "?");
+  pp_string (pp, "]");
 }
 
 /* Append to BUF a readable form of the address computation REF: decl and
@@ -298,7 +313,7 @@ print_ref (pretty_printer *pp, tree ref, int depth)
         else if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
                  && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index))
           {
-            print_pointer_deref (pp, ptr_base, NULL_TREE, index, depth);
+            print_indexed (pp, ptr_base, index, depth);
             pp_string (pp, ".");
           }
         else if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
@@ -333,7 +348,7 @@ print_ref (pretty_printer *pp, tree ref, int depth)
         tree ptr_base, index;
         if (integer_zerop (TREE_OPERAND (ref, 1)) && indexed_pointer (ptr, &ptr_base, &index))
           {
-            print_pointer_deref (pp, ptr_base, NULL_TREE, index, depth);
+            print_indexed (pp, ptr_base, index, depth);
             return;
           }
         print_pointer_deref (pp, ptr, TREE_OPERAND (ref, 1), NULL_TREE, depth);
@@ -380,13 +395,7 @@ print_pointer_deref (pretty_printer *pp, tree ptr, tree offset, tree index, int 
       print_ref (pp, ptr, depth + 1);
       return;
     }
-  print_ref (pp, ptr, depth + 1);
-  pp_string (pp, "[");
-  if (index)
-    print_ref (pp, index, depth + 1);
-  else
-    pp_string (pp, "?");
-  pp_string (pp, "]");
+  print_indexed (pp, ptr, index, depth);
 }
 
 static const char *
@@ -469,8 +478,8 @@ unknowns (const char *s)
 }
 
 /* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
-   element: REF's, or the early GIMPLE's at STMT's own location when that
-   one has fewer unknown parts.  */
+   element: REF's when it is whole, else the early GIMPLE's at STMT's own
+   location when that one has no more unknown parts (p[?].w for p[?]).  */
 static const char *
 site_text (gimple *stmt, tree ref, unsigned element_bytes)
 {
@@ -481,7 +490,7 @@ site_text (gimple *stmt, tree ref, unsigned element_bytes)
   char *key = text_key (expand_location (loc), element_bytes);
   const char **early = early_texts->get (key);
   free (key);
-  if (early && **early && (!*text || unknowns (*early) < unknowns (text)))
+  if (early && **early && (!*text || unknowns (*early) <= unknowns (text)))
     return *early;
   return text;
 }

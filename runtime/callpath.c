@@ -193,8 +193,19 @@ strip_startup (const struct zi_frame *f, size_t *n, size_t keep)
 static int
 is_main_node (const struct zi_node *node)
 {
-  return node->pub.fn && !(node->flags & ZI_NODE_FOREIGN) && !(node->fn_flags & ZI_FN_OMP_REGION)
-         && !strcmp (node->fn_name, "main");
+  if (!node->pub.fn || (node->flags & ZI_NODE_FOREIGN) || strcmp (node->fn_name, "main"))
+    return 0;
+  if (!(node->fn_flags & ZI_FN_OMP_REGION))
+    return 1;
+  /* The body of an OpenMP region in main: its path goes on to main where
+     the runtime linked it there (GOMP_parallel, contexts.c); a region
+     libgomp started by another entry point, whose workers' paths do not
+     reach main, ends here, so that its threads' records stay one.  */
+  for (const struct zi_node *p = node->parent; p; p = p->parent)
+    if (p->pub.fn && !(p->flags & ZI_NODE_FOREIGN) && !(p->fn_flags & ZI_FN_OMP_REGION)
+        && !strcmp (p->fn_name, "main"))
+      return 0;
+  return 1;
 }
 
 /* Append NODE's own frames to OUT: those of its caller at its return

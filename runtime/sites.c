@@ -23,7 +23,8 @@
    inline chain.  A report shows them as one site (their records of one
    path summed, and the copies that counted something counted, finish.c):
    each copy's canon is the first such descriptor met.  A vector copy and
-   a scalar one differ in their lanes (i32x8, i32) and stay apart.  */
+   a scalar one differ in their lanes (i32x8, i32) and stay apart, and so
+   do sites whose text is not whole (set_canon).  */
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,10 +274,17 @@ canon_at (const struct zi_site_info *info, uint64_t h)
   return &canons[i];
 }
 
-/* Set INFO's canon: the first copy of its identity (itself if none).  */
+/* Set INFO's canon: the first copy of its identity (itself if none).
+   A site without a full text (none, or a '?' in it) is its own: loads
+   that print alike there need not be one load.  */
 static void
 set_canon (struct zi_site_info *info)
 {
+  if (!*info->expr || strchr (info->expr, '?'))
+    {
+      info->canon = info;
+      return;
+    }
   if (2 * (ncanons + 1) > (canons ? canons_mask + 1 : 0))
     {
       size_t n = canons ? 2 * (canons_mask + 1) : 1024;
