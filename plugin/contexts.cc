@@ -13,7 +13,7 @@
          {
            cached = parent->cache[way ^ 1];           -- the pair (cache_put)
            if (((cached->fn ^ &fn_desc) | (cached->ra ^ ra)) != 0)
-             cached = __zeroinst_enter (&fn_desc, ra);  -- unlikely; zi_runtime_call
+             cached = __zeroinst_enter_node (&fn_desc, ra);  -- unlikely; zi_runtime_call
          }
        node = PHI <cached, cached'>;
        __zeroinst_ctx = node;
@@ -24,10 +24,14 @@
    lookup starts at __zeroinst_flat with ra = 0 and the way taken from
    &fn_desc, and __zeroinst_ctx is neither set nor restored.
 
-   With contexts, __zeroinst_ctx is set back to "parent":
-     - before every return;
-     - before a tail call (the callee then hangs off our caller, as it does
-       on the real stack, and the call stays in tail position).
+   With contexts, __zeroinst_ctx is set back to "parent" before every
+   return.  Before the K-th tail call (zi_find_tail_calls) it is set to
+   node->tails[K], the tail node the runtime makes for it at its first use
+   (zeroinst-abi.h):
+   the callee, entered with our return address, is then our child on the
+   path, at the tail call's line, and the call stays a jump.  Tail calls
+   past ZI_MAX_FN_TAILS restore "parent": their callees hang off our
+   caller, as on the real stack.
    It is set to "node" again where control re-enters the function other
    than by a normal return of a callee:
      - at EH landing pads (an exception thrown through instrumented frames
@@ -64,6 +68,19 @@ set_ctx_after (gimple *stmt, tree value)
         gsi_insert_on_edge_immediate (e, g);
         return;
       }
+}
+
+/* The tail calls of FUN (calls GCC will compile to jumps), in order of
+   blocks and statements, into CALLS.  */
+void
+zi_find_tail_calls (function *fun, vec<gcall *> *calls)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+        if (gimple_call_tail_p (call))
+          calls->safe_push (call);
 }
 
 /* Does FUN make a real call (whose callees' contexts go through it)?  */
@@ -130,19 +147,22 @@ probe (gimple_seq *seq, tree parent, tree way, tree fn_desc, tree ra, tree *diff
 /* Emit the entry code of FUN (whose descriptor is FN_DESC) and the
    restores; return the SSA name of the activation's node, or NULL_TREE if
    FUN needs no node (it neither loads, HAS_LOADS, nor calls; without
-   contexts: it does not load).  When FUN loads, *SLOTS gets the node's
-   counter slots and *DATA_ON the value of __zeroinst_data_on, both read
-   once after the lookup.  */
+   contexts: it does not load).  TAIL_CALLS are FUN's tail calls
+   (zi_find_tail_calls), the first ZI_MAX_FN_TAILS of them in FN_DESC's
+   tails.  When FUN loads, *SLOTS gets the node's counter slots and
+   *DATA_ON the value of __zeroinst_data_on, both read once after the
+   lookup.  */
 tree
-zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree *data_on)
+zi_enter_context (function *fun, bool has_loads, tree fn_desc, const vec<gcall *> &tail_calls,
+                  tree *slots, tree *data_on)
 {
   *slots = *data_on = NULL_TREE;
   bool flat = zi_opts.no_contexts;
   if (flat ? !has_loads : (!has_loads && !makes_calls (fun)))
     return NULL_TREE;
 
-  /* Returns and tail calls, found before the entry code adds statements.  */
-  auto_vec<gimple *> returns, tail_calls, twice_calls;
+  /* Returns and setjmp calls, found before the entry code adds statements.  */
+  auto_vec<gimple *> returns, twice_calls;
   auto_vec<basic_block> landing_pads;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
@@ -157,12 +177,8 @@ zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree
           if (gimple_code (g) == GIMPLE_RETURN)
             returns.safe_push (g);
           else if (gcall *call = dyn_cast<gcall *> (g))
-            {
-              if (gimple_call_tail_p (call))
-                tail_calls.safe_push (g);
-              if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
-                twice_calls.safe_push (g);
-            }
+            if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+              twice_calls.safe_push (g);
         }
     }
 
@@ -214,7 +230,8 @@ zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree
   tree diff2, cached2 = probe (&seq, parent, other, fn_desc, flat ? NULL_TREE : ra, &diff2);
   gsi_insert_seq_after (&it, seq, GSI_CONTINUE_LINKING);
   tree args[] = { fn_desc, ra };
-  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_keep", ZI_KEEP_GPRS, 2, args);
+  gimple *enter = zi_runtime_call (zi_t.enter_fn, "__zeroinst_enter_node_keep", ZI_KEEP_GPRS,
+                                   2, args);
   gimple_stmt_iterator join2;
   tree second = zi_guarded_call (&it, NE_EXPR, diff2, build_zero_cst (u), enter, cached2, &join2);
   tree node = make_ssa_name (ptr_type_node);
@@ -233,10 +250,30 @@ zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree
       gsi_insert_seq_before (&join, after, GSI_SAME_STMT);
     }
 
-  for (gimple *g : tail_calls)
+  for (unsigned k = 0; !flat && k < tail_calls.length (); k++)
     {
-      gimple_stmt_iterator it = gsi_for_stmt (g);
-      set_ctx_before (&it, parent);
+      gimple_stmt_iterator it = gsi_for_stmt (tail_calls[k]);
+      if (k >= ZI_MAX_FN_TAILS)
+        {
+          set_ctx_before (&it, parent);
+          continue;
+        }
+      /* t = node->tails[k];
+         if (t == 0)                                        -- unlikely
+           t = __zeroinst_tail_node (node, k);              -- zi_runtime_call
+         __zeroinst_ctx = t;  */
+      gimple_seq seq = NULL;
+      tree tails = load_field (&seq, node, offsetof (struct zi_ctx, tails));
+      tree tail = load_field (&seq, tails, k * sizeof (void *));
+      gsi_insert_seq_before (&it, seq, GSI_SAME_STMT);
+      gimple_stmt_iterator last = gsi_for_stmt (SSA_NAME_DEF_STMT (tail));
+      tree args[] = { node, build_int_cst (pointer_sized_int_node, k) };
+      gimple *make = zi_runtime_call (zi_t.tail_fn, "__zeroinst_tail_node_keep", ZI_KEEP_GPRS,
+                                      2, args);
+      gimple_stmt_iterator join;
+      tail = zi_guarded_call (&last, EQ_EXPR, tail, build_zero_cst (ptr_type_node), make, tail,
+                              &join);
+      gsi_insert_before (&join, gimple_build_assign (zi_t.ctx_var, tail), GSI_SAME_STMT);
     }
   for (gimple *g : returns)
     {
@@ -245,7 +282,7 @@ zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree
       gsi_prev (&prev);
       if (!gsi_end_p (prev) && is_gimple_call (gsi_stmt (prev))
           && gimple_call_tail_p (as_a<gcall *> (gsi_stmt (prev))))
-        continue;    /* restored before the tail call */
+        continue;    /* nothing between a tail call and its return: it stays a jump */
       set_ctx_before (&it, parent);
     }
   for (basic_block lp : landing_pads)

@@ -2464,8 +2464,15 @@ zi_instrument_function (function *fun)
         if (l.unit < 0)
           l.acc = -1;
       }
-  tree fn_desc = zi_make_fn_desc (sites, units);
-  st.node = zi_enter_context (fun, !loads.is_empty (), fn_desc, &st.slots, &st.data_on);
+  auto_vec<gcall *> tail_calls;
+  auto_vec<tree> tail_sites;
+  if (!zi_opts.no_contexts)
+    zi_find_tail_calls (fun, &tail_calls);
+  for (unsigned k = 0; k < tail_calls.length () && k < ZI_MAX_FN_TAILS; k++)
+    tail_sites.safe_push (zi_make_tail (tail_calls[k]));
+  tree fn_desc = zi_make_fn_desc (sites, units, tail_sites);
+  st.node = zi_enter_context (fun, !loads.is_empty (), fn_desc, tail_calls, &st.slots,
+                              &st.data_on);
   if (loads.is_empty () && !st.node)
     {
       if (inline_mode)

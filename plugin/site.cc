@@ -562,12 +562,11 @@ inline_frames_array (const auto_vec<struct zi_frame> &frames)
   return fold_convert (ptr_type, addr);
 }
 
-/* Build, emit and return the address (as a tree of pointer type) of a new
-   site descriptor for STMT, which loads REF (may be NULL_TREE for atomic
-   builtins) as LANES elements of class TYPE, ACCESS_BYTES in all.  */
-tree
-zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
-              unsigned access_bytes)
+/* Emit and return the address (as a tree of pointer type) of a new site
+   descriptor for STMT with text TEXT.  */
+static tree
+make_site (gimple *stmt, enum zi_type type, unsigned lanes, unsigned access_bytes,
+           const char *text)
 {
   location_t loc = site_location (stmt);
   expanded_location xloc = expand_location (loc);
@@ -587,8 +586,7 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
   CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), xloc.column));
   CONSTRUCTOR_APPEND_ELT (v, f[6], string_cst (xloc.file ? xloc.file : "unknown"));
   CONSTRUCTOR_APPEND_ELT (v, f[7], string_cst (function));
-  CONSTRUCTOR_APPEND_ELT (v, f[8], string_cst (site_text (stmt, ref, lanes ? access_bytes / lanes
-                                                                         : access_bytes)));
+  CONSTRUCTOR_APPEND_ELT (v, f[8], string_cst (text));
   CONSTRUCTOR_APPEND_ELT (v, f[9], build_int_cst (TREE_TYPE (f[9]), frames.length () - 1));
   CONSTRUCTOR_APPEND_ELT (v, f[10], build_int_cst (TREE_TYPE (f[10]), flags));
   CONSTRUCTOR_APPEND_ELT (v, f[11], inline_frames_array (frames));
@@ -596,29 +594,70 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                       ZI_SITE_SECTION);
 }
 
+/* Build, emit and return the address (as a tree of pointer type) of a new
+   site descriptor for STMT, which loads REF (may be NULL_TREE for atomic
+   builtins) as LANES elements of class TYPE, ACCESS_BYTES in all.  */
+tree
+zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
+              unsigned access_bytes)
+{
+  return make_site (stmt, type, lanes, access_bytes,
+                    site_text (stmt, ref, lanes ? access_bytes / lanes : access_bytes));
+}
+
+/* The entry of tail call CALL in zi_fn.tails (a CONSTRUCTOR): its site,
+   whose location and inline chain are the frames a path shows for the
+   caller of its callee, and the callee when the call is direct.
+   Builtins may have no function to take the address of (or one in a
+   library the program does not link: __atomic_load_8): unless this unit
+   defines them, they are library functions (or expanded inline), not
+   instrumented code, and the runtime only needs to know that (1).  */
+tree
+zi_make_tail (gcall *call)
+{
+  tree f[2];
+  fields_of (zi_t.tail_type, f, 2);
+  tree fndecl = gimple_call_fndecl (call);
+  cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
+  tree callee = !fndecl ? build_int_cst (ptr_type_node, 0)
+                : fndecl_built_in_p (fndecl) && !(node && node->definition)
+                  ? build_int_cst (ptr_type_node, 1)
+                  : fold_convert (ptr_type_node, build_fold_addr_expr (fndecl));
+  vec<constructor_elt, va_gc> *v = NULL;
+  CONSTRUCTOR_APPEND_ELT (v, f[0], fold_convert (TREE_TYPE (f[0]),
+                                                 make_site (call, ZI_OTHER, 0, 0, "")));
+  CONSTRUCTOR_APPEND_ELT (v, f[1], callee);
+  return build_constructor (zi_t.tail_type, v);
+}
+
+/* A static array of the site descriptor addresses SITES, as a tree of
+   type PTR_TYPE (a null pointer when there are none).  */
+static tree
+site_array (tree ptr_type, const vec<tree> &sites)
+{
+  if (sites.is_empty ())
+    return build_int_cst (ptr_type, 0);
+  tree elt = TREE_TYPE (ptr_type);
+  vec<constructor_elt, va_gc> *elts = NULL;
+  for (unsigned i = 0; i < sites.length (); i++)
+    CONSTRUCTOR_APPEND_ELT (elts, size_int (i), fold_convert (elt, sites[i]));
+  tree array_type = build_array_type_nelts (elt, sites.length ());
+  return fold_convert (ptr_type, emit_static ("__zeroinst_sites", array_type,
+                                              build_constructor (array_type, elts), NULL));
+}
+
 /* The function descriptor (struct zi_fn) of the current function, whose
    counter slots are those of SITES (site descriptor addresses, in slot
-   order), NUNITS slots in all.  */
+   order), NUNITS slots in all, and whose tail calls with a tail node are
+   TAILS (zi_make_tail).  */
 tree
-zi_make_fn_desc (const vec<tree> &sites, unsigned nunits)
+zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails)
 {
   expanded_location x = expand_location (DECL_SOURCE_LOCATION (current_function_decl));
   unsigned flags;
   const char *name = zi_source_function_name (current_function_decl, &flags);
-  tree f[8];
-  fields_of (zi_t.fn_type, f, 8);
-  tree sites_ptr = build_int_cst (TREE_TYPE (f[7]), 0);
-  if (!sites.is_empty ())
-    {
-      tree elt = TREE_TYPE (TREE_TYPE (f[7]));
-      vec<constructor_elt, va_gc> *elts = NULL;
-      for (unsigned i = 0; i < sites.length (); i++)
-        CONSTRUCTOR_APPEND_ELT (elts, size_int (i), fold_convert (elt, sites[i]));
-      tree array_type = build_array_type_nelts (elt, sites.length ());
-      sites_ptr = fold_convert (TREE_TYPE (f[7]),
-                                emit_static ("__zeroinst_sites", array_type,
-                                             build_constructor (array_type, elts), NULL));
-    }
+  tree f[10];
+  fields_of (zi_t.fn_type, f, 10);
   vec<constructor_elt, va_gc> *v = NULL;
   CONSTRUCTOR_APPEND_ELT (v, f[0], fold_convert (ptr_type_node,
                                                  build_fold_addr_expr (current_function_decl)));
@@ -628,7 +667,20 @@ zi_make_fn_desc (const vec<tree> &sites, unsigned nunits)
   CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), flags));
   CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), sites.length ()));
   CONSTRUCTOR_APPEND_ELT (v, f[6], build_int_cst (TREE_TYPE (f[6]), nunits));
-  CONSTRUCTOR_APPEND_ELT (v, f[7], sites_ptr);
+  CONSTRUCTOR_APPEND_ELT (v, f[7], site_array (TREE_TYPE (f[7]), sites));
+  CONSTRUCTOR_APPEND_ELT (v, f[8], build_int_cst (TREE_TYPE (f[8]), tails.length ()));
+  tree tails_ptr = build_int_cst (TREE_TYPE (f[9]), 0);
+  if (!tails.is_empty ())
+    {
+      vec<constructor_elt, va_gc> *elts = NULL;
+      for (unsigned i = 0; i < tails.length (); i++)
+        CONSTRUCTOR_APPEND_ELT (elts, size_int (i), tails[i]);
+      tree array_type = build_array_type_nelts (zi_t.tail_type, tails.length ());
+      tails_ptr = fold_convert (TREE_TYPE (f[9]),
+                                emit_static ("__zeroinst_tails", array_type,
+                                             build_constructor (array_type, elts), NULL));
+    }
+  CONSTRUCTOR_APPEND_ELT (v, f[9], tails_ptr);
   return emit_static ("__zeroinst_fn", zi_t.fn_type, build_constructor (zi_t.fn_type, v),
                       ZI_FN_SECTION);
 }

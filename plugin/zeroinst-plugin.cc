@@ -79,8 +79,8 @@ finish_record (const char *name, tree chain, size_t expected_size)
   return rec;
 }
 
-/* The RECORD_TYPEs of struct zi_site, zi_inline_frame and zi_fn, field for
-   field (zeroinst-abi.h).  */
+/* The RECORD_TYPEs of struct zi_site, zi_inline_frame, zi_tail and zi_fn,
+   field for field (zeroinst-abi.h).  */
 static void
 build_descriptor_types (void)
 {
@@ -106,6 +106,10 @@ build_descriptor_types (void)
   push_field (&chain, "inlined", build_pointer_type (zi_t.inline_frame_type));
   zi_t.site_type = finish_record ("__zeroinst_site", chain, sizeof (struct zi_site));
   chain = NULL_TREE;
+  push_field (&chain, "site", build_pointer_type (zi_t.site_type));
+  push_field (&chain, "callee", ptr_type_node);
+  zi_t.tail_type = finish_record ("__zeroinst_tail", chain, sizeof (struct zi_tail));
+  chain = NULL_TREE;
   push_field (&chain, "addr", ptr_type_node);
   push_field (&chain, "name", const_string_type ());
   push_field (&chain, "file", const_string_type ());
@@ -114,6 +118,8 @@ build_descriptor_types (void)
   push_field (&chain, "nsites", u_type (32));
   push_field (&chain, "nunits", u_type (32));
   push_field (&chain, "sites", build_pointer_type (build_pointer_type (zi_t.site_type)));
+  push_field (&chain, "ntails", u_type (32));
+  push_field (&chain, "tails", build_pointer_type (zi_t.tail_type));
   zi_t.fn_type = finish_record ("__zeroinst_fn", chain, sizeof (struct zi_fn));
 }
 
@@ -203,10 +209,14 @@ zi_build_trees (void)
                                build_function_type_list (zi_t.u64, ptr_type_node, zi_t.u64,
                                                          zi_t.u64, NULL_TREE),
                                true);
-  zi_t.enter_fn = runtime_fn ("__zeroinst_enter",
+  zi_t.enter_fn = runtime_fn ("__zeroinst_enter_node",
                               build_function_type_list (ptr_type_node, ptr_type_node,
                                                         ptr_type_node, NULL_TREE),
                               true);
+  zi_t.tail_fn = runtime_fn ("__zeroinst_tail_node",
+                             build_function_type_list (ptr_type_node, ptr_type_node,
+                                                       pointer_sized_int_node, NULL_TREE),
+                             true);
   zi_t.record_fn = runtime_fn ("__zeroinst_count",
                                build_function_type_list (void_type_node, ptr_type_node,
                                                          ptr_type_node, ptr_type_node, zi_t.u64,

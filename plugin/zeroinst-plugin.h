@@ -23,10 +23,12 @@ struct zi_trees {
   tree site_type;            /* RECORD_TYPE matching struct zi_site */
   tree inline_frame_type;    /* ... struct zi_inline_frame */
   tree fn_type;              /* ... struct zi_fn */
+  tree tail_type;            /* ... struct zi_tail */
   tree ctx_var;              /* extern __thread const struct zi_ctx *__zeroinst_ctx */
   tree flat_var;             /* extern __thread const struct zi_ctx *__zeroinst_flat */
   tree data_on_var;          /* extern int __zeroinst_data_on */
-  tree enter_fn;             /* __zeroinst_enter (fn *, uintptr) */
+  tree enter_fn;             /* __zeroinst_enter_node (fn *, uintptr) */
+  tree tail_fn;              /* __zeroinst_tail_node (ctx *, uintptr) */
   tree u32;                  /* private 32-bit unsigned type: shadow words */
   tree u32_ptr;
   tree u16;                  /* private 16-bit unsigned type: halves of shadow words */
@@ -46,11 +48,14 @@ bool zi_build_trees (void);
 /* site.cc */
 tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                    unsigned access_bytes);
+tree zi_make_tail (gcall *call);
 const char *zi_source_function_name (tree fndecl, unsigned *flags);
-tree zi_make_fn_desc (const vec<tree> &sites, unsigned nunits);
+tree zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails);
 
 /* contexts.cc */
-tree zi_enter_context (function *fun, bool has_loads, tree fn_desc, tree *slots, tree *data_on);
+void zi_find_tail_calls (function *fun, vec<gcall *> *calls);
+tree zi_enter_context (function *fun, bool has_loads, tree fn_desc,
+                       const vec<gcall *> &tail_calls, tree *slots, tree *data_on);
 
 /* instrument.cc */
 unsigned int zi_instrument_function (function *fun);

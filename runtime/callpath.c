@@ -210,16 +210,28 @@ is_main_node (const struct zi_node *node)
 
 /* Append NODE's own frames to OUT: those of its caller at its return
    address, with lines when the caller is instrumented, named only when it
-   is uninstrumented code.  main's node has none: nothing above main is
+   is uninstrumented code; those of the tail call when it was entered by
+   one (its parent is a tail node, contexts.c).  main's node has none: nothing above main is
    reported, so the C runtime's start-up frames are not symbolized (that
    would load libc's debug information).  */
 static void
 own_frames (const struct zi_node *node, struct zi_frames *out)
 {
-  if (!node->pub.ra || is_main_node (node))
-    return;
+  if ((node->flags & ZI_NODE_TAIL) || !node->pub.ra || is_main_node (node))
+    return;          /* a tail node's frames are its children's (below) */
   size_t n, first = out->n;
   const struct zi_node *p = node->parent;
+  if (p && (p->flags & ZI_NODE_TAIL))
+    {
+      /* Entered by a tail call, with the return address of the caller's
+         caller: the caller's frames are the tail call's (its site's).  */
+      if (p->tail_site > 0)
+        {
+          const struct zi_site_info *si = zi_site_get (p->tail_site);
+          append (out, si->frames.f, si->frames.n);
+        }
+      return;
+    }
   int instrumented_caller = p && p->pub.fn && !(p->flags & ZI_NODE_FOREIGN);
   const struct zi_frame *f = zi_symbolize (node->pub.ra, instrumented_caller, &n);
   append (out, f, n);

@@ -3,7 +3,7 @@
 
    A node is one activation path: (parent node, function, return address).
    Generated code finds the node of a function's activation in its parent's
-   one-entry cache (zeroinst-abi.h); on a miss it calls __zeroinst_enter,
+   one-entry cache (zeroinst-abi.h); on a miss it calls __zeroinst_enter_node,
    which looks the node up in the thread's hash table of nodes, creating it
    if needed.
 
@@ -43,7 +43,44 @@
 
    Non-local exits (exceptions, longjmp, cancellation) are handled by the
    generated code, which re-establishes __zeroinst_ctx at landing pads and
-   after setjmp returns.  */
+   after setjmp returns.
+
+   Tail calls: a node of a function with tail calls has a tail node per
+   tail call (tail_node, made when the call is first made), which the
+   function makes the context before the jump.  Its callee is entered with the function's own return
+   address (the tail node's "code range" is that one address) and is the
+   tail node's child: its path runs through the tail call's line
+   (callpath.c) to the function and on.  When that callee returns, to the
+   function's caller, nothing sets the context back: it stays the tail
+   node (or whatever the callee's own return set it to) while the caller
+   runs.  So an entry under a tail node with another return address is
+   one of three:
+     - from code that runs after the activation returned: the nearest
+       ancestor above the function whose code holds the return address
+       (past tail nodes above and the functions that made their tail
+       calls: their activations are over too) is the real parent
+       (live_parent), cached in the tail node, so that the caller's
+       later calls keep hitting;
+     - from uninstrumented code, the callee of the tail call (a library
+       function that calls back), or a stale caller: unwound as any
+       foreign entry, with the tail node's return address as the frame to find,
+       else from the context the activation returned to;
+     - from the function itself, where GCC compiled the tail call as a
+       plain call after all (it may, when the callee's stack arguments
+       do not fit): the return address is in the function's code and the
+       function is the known callee; the tail node's child, cached.
+       (Otherwise found by the same unwinding, not cached.)
+   The tail callee is known by its return address and, for a direct
+   tail call, its function (zi_tail.callee): a call site that calls
+   through a pointer, first a function that made a tail call, then
+   another function, is told apart.  What cannot be told apart: after
+   an indirect tail call (whose callee is unknown) returned, every later
+   call from the same call site (through a pointer) until the caller
+   returns counts below the tail call; after a direct tail call to G,
+   G called again from that call site does.  And on an OpenMP worker, a
+   region body's tail callee hangs off the thread's start (the body's
+   node has the region's made-up return address, contexts.c's
+   region_entry), as before tail nodes.  */
 #include <dlfcn.h>
 #if ZEROINST_HAVE_UNWIND
 #define UNW_LOCAL_ONLY
@@ -69,12 +106,19 @@ static struct {
   struct zi_slot slots[ZI_MAX_FN_UNITS];
 } sink_area;
 #define sink sink_area.slots
-static const struct zi_ctx zi_no_match = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0, sink };
+/* The tail nodes of the static nodes (generated code may make a tail
+   call from the sink): the sink.  */
+static const struct zi_ctx zi_sink_ctx;
+static const struct zi_ctx *const sink_tails[ZI_MAX_FN_TAILS]
+    = { [0 ... ZI_MAX_FN_TAILS - 1] = &zi_sink_ctx };
+static const struct zi_ctx zi_no_match
+    = { NO_MATCH_WAYS, (const struct zi_fn *) 1, 0, sink, sink_tails };
 /* Where every thread starts.  */
-static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0, sink };
-/* What __zeroinst_enter returns when the counts are to be dropped; its
+static const struct zi_ctx zi_unborn = { NO_MATCH_WAYS, NULL, 0, sink, sink_tails };
+/* What __zeroinst_enter_node returns when the counts are to be dropped; its
    callees get it too.  */
-static const struct zi_ctx zi_sink_ctx = { NO_MATCH_WAYS, (const struct zi_fn *) 2, 0, sink };
+static const struct zi_ctx zi_sink_ctx
+    = { NO_MATCH_WAYS, (const struct zi_fn *) 2, 0, sink, sink_tails };
 _Static_assert (ZI_CTX_WAYS == 8, "NO_MATCH_WAYS lists ZI_CTX_WAYS entries");
 
 __thread const struct zi_ctx *__zeroinst_ctx
@@ -554,6 +598,109 @@ real_node (const struct zi_node *node)
   return (struct zi_node *) node;
 }
 
+/* Is PC inside NODE's function?  */
+static int
+in_node (const struct zi_node *node, uintptr_t pc)
+{
+  return node && pc >= node->lo && pc < node->hi;
+}
+
+/* The tail node of NODE's K-th tail call (see above), its child, made
+   on first use (__zeroinst_tail_node): a function with many tail calls
+   has many contexts, and most of its tail calls run in few of them
+   (sqlite3).  Not in the thread's links (nothing looks it up: NODE's
+   tails array holds it); in the canonical tree its key is (no
+   function, K + 1) under NODE's.  */
+static struct zi_node *
+tail_node (struct zi_cct *cct, struct zi_node *node, uint32_t k)
+{
+  const struct zi_fn *fn = node->pub.fn;
+  struct zi_node *t = new_node (cct, NULL, k + 1, ZI_NODE_TAIL, 0);
+  /* An alias's under the activation it stands for (as its callees are:
+     paths never go through an alias), with its return address.  */
+  t->parent = node->flags & ZI_NODE_ALIAS ? node->alias_of : node;
+  t->depth = node->depth;
+  t->lo = node->pub.ra;
+  t->hi = node->pub.ra + 1;
+  t->tail_site = fn->tails && fn->tails[k].site ? zi_site_slot (fn->tails[k].site) : 0;
+  uintptr_t callee = fn->tails ? (uintptr_t) fn->tails[k].callee : 0;
+  if (callee > 1)
+    {
+      /* Its code, found once: the callee's address may be that of an
+         alias of its code (".localalias"), and an entry's is the
+         canonical one.  Unknown (no unwind tables): that address.  */
+      code_range (callee, &t->callee_lo, &t->callee_hi);
+      if (t->callee_hi == UINTPTR_MAX)
+        t->callee_hi = (t->callee_lo = callee) + 1;
+    }
+  else
+    t->callee_lo = t->callee_hi = callee;
+  return t;
+}
+
+/* Give NODE, of FN, its array of tail nodes, one per tail call of FN,
+   made on first use (NULL).  Where its callees fold (a node standing for
+   a truncated activation, no return address) it is its own tail node:
+   the callee is entered from it as from a call.  */
+static void
+make_tails (struct zi_node *node, const struct zi_fn *fn)
+{
+  uint32_t n = fn && fn->ntails <= ZI_MAX_FN_TAILS ? fn->ntails : 0;
+  if (!n)
+    return;
+  const struct zi_ctx **tails = calloc (n, sizeof *tails);
+  if (!tails)
+    abort ();
+  /* A truncated activation's tail callees are its parent's children (as
+     its caller's would be: they fold there too, and what runs after
+     them does not fold into it); so are a folded node's (truncated too),
+     whose parent is the truncated activation.  */
+  const struct zi_ctx *same = node->flags & ZI_NODE_TRUNCATED && node->parent ? &node->parent->pub
+                              : node->flags & (ZI_NODE_TRUNCATED | ZI_NODE_FOLDED) || !node->pub.ra
+                                ? &node->pub : NULL;
+  for (uint32_t k = 0; same && k < n; k++)
+    tails[k] = same;
+  node->pub.tails = tails;
+}
+
+/* Can FN entered with RA under tail node T be T's tail callee?  Its
+   return address must be T's function's; and FN, if T knows its callee,
+   that callee (a builtin is none).  An allocation (alloc_fn, no
+   address) under T is the tail callee's, or its own.  */
+static int
+tail_callee (const struct zi_node *t, const struct zi_fn *fn, uintptr_t ra)
+{
+  if (!in_node (t, ra))
+    return 0;
+  if (!t->callee_hi || !fn || !fn->addr)
+    return 1;
+  return (uintptr_t) fn->addr >= t->callee_lo && (uintptr_t) fn->addr < t->callee_hi;
+}
+
+/* The parent of an entry of FN with return address RA under NODE: NODE,
+   or, when NODE is a tail node whose activation is over, the node of
+   the code that runs now: the nearest of the thread's ancestors above
+   the tail node's function whose code RA lies in (see above), past every
+   tail node on the way and the function that made its tail call.  The
+   activations in between (those functions', callers that the C library
+   called, an OpenMP region's outlined body whose last call is a tail
+   call) have all returned; a tail call that may still run (into a
+   library function that calls back) is for foreign_entry's unwinding.  */
+static struct zi_node *
+live_parent (struct zi_node *node, const struct zi_fn *fn, uintptr_t ra)
+{
+  if (!node || !(node->flags & ZI_NODE_TAIL) || tail_callee (node, fn, ra))
+    return node;
+  for (struct zi_node *a = node; a && a->owner == node->owner;)
+    if (a->flags & ZI_NODE_TAIL)
+      a = a->parent->parent;
+    else if (in_node (a, ra) && !(a->flags & ZI_NODE_FOREIGN))
+      return a;
+    else
+      a = a->parent;
+  return node;
+}
+
 /* The child of PARENT for (FN, RA): existing, an ancestor with the same key
    (recursion), a truncated node (too deep), or new.  */
 static struct zi_node *
@@ -596,6 +743,7 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
       alias->lo = target->lo;
       alias->hi = target->hi;
       alias->depth = target->depth;
+      make_tails (alias, fn);
       target = alias;
     }
   if (!target)
@@ -654,17 +802,11 @@ child (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintp
           target->fn_name = intern (fn->name ? fn->name : "??");
           target->fn_file = intern (fn->file ? fn->file : "");
           target->fn_flags = fn->flags;
+          make_tails (target, fn);
         }
     }
   add_link (cct, parent, fn, ra, target);
   return target;
-}
-
-/* Is PC inside NODE's function?  */
-static int
-in_node (const struct zi_node *node, uintptr_t pc)
-{
-  return node && pc >= node->lo && pc < node->hi;
 }
 
 /* The return addresses on the stack from RA outwards (RA first), with the
@@ -736,6 +878,37 @@ foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *f
   if (parent)
     for (j = 1; j < n && !in_node (parent, pcs[j]); j++)
       ;
+  /* A tail call that GCC compiled as a call after all (it may, when the
+     callee's stack arguments do not fit the caller's): the callee's
+     caller is the tail node's function, whose caller is on the stack.  */
+  if (parent && (parent->flags & ZI_NODE_TAIL) && j == 1 && in_node (parent->parent, pcs[0]))
+    return child (cct, parent, fn, ra, 0);
+  if (n && parent && (parent->flags & ZI_NODE_TAIL) && j == n)
+    {
+      /* A tail node whose activation is over (its function's caller is
+         not on the stack): the entry is from the nearest of its
+         ancestors that is, as found by the stack: a function whose frame
+         is (pcs[0], RA itself, included), or a tail node whose function's
+         caller is (its tail call into a library function still runs).
+         Past a tail node that is not, and its function.  Else from the
+         thread's root (an OpenMP worker between two regions).  */
+      struct zi_node *live = NULL;
+      for (struct zi_node *a = parent->parent->parent; a && a->owner == parent->owner && !live;)
+        {
+          int tail = (a->flags & ZI_NODE_TAIL) != 0;
+          if (!(a->flags & ZI_NODE_FOREIGN))
+            for (size_t k = tail; k < n && !live; k++)
+              if (in_node (a, pcs[k]))
+                {
+                  live = a;
+                  j = k;
+                }
+          a = tail ? a->parent->parent : a->parent;
+        }
+      if (!live)
+        return foreign_entry (cct, NULL, fn, ra);
+      parent = live;
+    }
   if (n == 0 || (parent && j == n))
     {
       /* Unwinding failed, or the parent is not on the stack (stale).  The
@@ -753,6 +926,71 @@ foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *f
   for (size_t m = j; m >= 1; m--)
     node = child (cct, node, NULL, m < n ? pcs[m] : 0, ZI_NODE_FOREIGN);
   return child (cct, node, fn, ra, 0);
+}
+
+/* The node of FN entered with RA under PARENT (the real node of the
+   current context), and in *DIRECT whether generated code may find it
+   in the current context's cache from now on.  FOLD: below a truncated
+   activation, fold (allocation nodes do not).  */
+static struct zi_node *
+entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *fn, uintptr_t ra,
+       int fold, int *direct)
+{
+  *direct = 0;
+  if (parent && (parent->flags & ZI_NODE_TAIL) && parent->callee_hi > 1
+      && in_node (parent->parent, ra) && tail_callee (parent, fn, parent->lo))
+    {
+      /* The known callee, from the function's own code: the tail call
+         made as a plain call (see above).  */
+      *direct = 1;
+      return child (cct, parent, fn, ra, 0);
+    }
+  parent = live_parent (parent, fn, ra);
+  if (parent && (parent->flags & ZI_NODE_TAIL)
+      && !tail_callee (parent, fn, ra))
+    {
+      /* Not the tail callee, nor from code that runs after it returned
+         (see above): unwind.  */
+      return foreign_entry (cct, parent, fn, ra);
+    }
+  if (fold && parent && (parent->flags & ZI_NODE_TRUNCATED))
+    {
+      /* Too deep: count in the truncated activation (real_node), through
+         a node of FN's own (its slots fit FN) that stands for it.  */
+      return child (cct, parent, fn, 0, ZI_NODE_FOLDED);
+    }
+  if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
+    {
+      *direct = 1;
+      return child (cct, parent, fn, ra, 0);
+    }
+  return foreign_entry (cct, parent, fn, ra);
+}
+
+const struct zi_ctx *
+__zeroinst_tail_node (const struct zi_ctx *ctx, uintptr_t k)
+{
+  if (!zi_ctx_is_node (ctx))
+    return &zi_sink_ctx;
+  struct zi_node *node = (struct zi_node *) ctx;
+  /* When it cannot be made now: the parent, as for a tail call past
+     ZI_MAX_FN_TAILS (the sink would stay the caller's context).  */
+  const struct zi_ctx *t = node->parent ? &node->parent->pub : &zi_sink_ctx;
+  if (zi_in_runtime)
+    return t;
+  zi_enter_nowait ();        /* as __zeroinst_enter_node */
+  if (!zi_reporting_elsewhere () && node->pub.fn && k < node->pub.fn->ntails && node->pub.tails
+      && node->owner == thread_cct ())
+    {
+      t = node->pub.tails[k];
+      if (!t)
+        {
+          t = &tail_node (thread_cct (), node, (uint32_t) k)->pub;
+          ((const struct zi_ctx **) node->pub.tails)[k] = t;
+        }
+    }
+  zi_leave ();
+  return t;
 }
 
 /* Cache NODE in IN for KEY (a return address, or the function's descriptor
@@ -787,7 +1025,7 @@ flat_entry (struct zi_cct *cct, const struct zi_fn *fn)
 }
 
 const struct zi_ctx *
-__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
+__zeroinst_enter_node (const struct zi_fn *fn, uintptr_t ra)
 {
   const struct zi_ctx *cur = __zeroinst_ctx;
   if (zi_in_runtime || !fn)
@@ -812,21 +1050,13 @@ __zeroinst_enter (const struct zi_fn *fn, uintptr_t ra)
   zi_thread_active ();
   struct zi_cct *cct = thread_cct ();
   struct zi_node *node;
+  int direct = 0;
   if (ra == 0)
     node = flat_entry (cct, fn);
-  else if (parent && (parent->flags & ZI_NODE_TRUNCATED))
-    {
-      /* Too deep: count in the truncated activation (real_node), through
-         a node of FN's own (its slots fit FN) that stands for it.  */
-      node = child (cct, parent, fn, 0, ZI_NODE_FOLDED);
-    }
-  else if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
-    {
-      node = child (cct, parent, fn, ra, 0);
-      cache_put (cached_in, ra, node);
-    }
   else
-    node = foreign_entry (cct, parent, fn, ra);
+    node = entry (cct, parent, fn, ra, 1, &direct);
+  if (direct)
+    cache_put (cached_in, ra, node);
   zi_leave ();
   return &node->pub;
 }
@@ -911,7 +1141,7 @@ zi_contexts_fold (struct zi_thread *t, int clear, zi_fold_fn *each, void *arg)
 /* The "function" of allocation nodes: a node (ALLOC, RA) under the
    current context stands for an allocator called at RA, so its path
    (callpath.c) is the allocation's call path.  */
-static const struct zi_fn alloc_fn = { NULL, "<allocation>", "", 0, 0, 0, 0, NULL };
+static const struct zi_fn alloc_fn = { NULL, "<allocation>", "", 0, 0, 0, 0, NULL, 0, NULL };
 
 /* The node of an allocation whose allocator returns to RA, made under the
    thread's current context, through the uninstrumented frames in between
@@ -923,9 +1153,8 @@ zi_alloc_node (uintptr_t ra)
   const struct zi_ctx *cur = __zeroinst_ctx;
   struct zi_node *parent = zi_ctx_is_node (cur) ? real_node ((const struct zi_node *) cur) : NULL;
   struct zi_cct *cct = thread_cct ();
-  if (parent && in_node (parent, ra) && !(parent->flags & ZI_NODE_FOREIGN))
-    return child (cct, parent, &alloc_fn, ra, 0);
-  return foreign_entry (cct, parent, &alloc_fn, ra);
+  int direct;
+  return entry (cct, parent, &alloc_fn, ra, 0, &direct);
 }
 
 /* The canonical tree: nodes keyed by (canonical parent, function, return
@@ -948,7 +1177,7 @@ static struct zi_node *
 make_canonical (const struct zi_node *node)
 {
   struct zi_node *parent = node->parent ? node->parent->canon : NULL;
-  unsigned flags = node->flags & (ZI_NODE_FOREIGN | ZI_NODE_TRUNCATED);
+  unsigned flags = node->flags & (ZI_NODE_FOREIGN | ZI_NODE_TRUNCATED | ZI_NODE_TAIL);
   if (2 * (ncanon + 1) > (canon_buckets ? canon_mask + 1 : 0))
     {
       size_t n = canon_buckets ? 2 * (canon_mask + 1) : 1024;
@@ -991,6 +1220,7 @@ make_canonical (const struct zi_node *node)
       c->fn_name = node->fn_name;
       c->fn_file = node->fn_file;
       c->fn_flags = node->fn_flags;
+      c->tail_site = node->tail_site;
       c->canon = c;
       c->chain = canon_buckets[j];
       canon_buckets[j] = c;
@@ -1065,6 +1295,7 @@ zi_contexts_thread_ended (struct zi_thread *t)
           continue;
         }
       free_own (n);
+      free ((void *) n->pub.tails);
       free (n);
     }
   free (cct->nodes);
@@ -1091,7 +1322,8 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
     {
       /* Workers' paths continue in this node: it and its ancestors
          outlive this thread's tree.  */
-      cur = &real_node ((const struct zi_node *) cur)->pub;
+      uintptr_t ra = (uintptr_t) __builtin_return_address (0);
+      cur = &live_parent (real_node ((const struct zi_node *) cur), NULL, ra)->pub;
       for (struct zi_node *n = (struct zi_node *) cur; n && !(n->flags & ZI_NODE_KEEP); n = n->parent)
         n->flags |= ZI_NODE_KEEP;
       pthread_mutex_lock (&regions_lock);

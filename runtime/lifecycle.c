@@ -2,7 +2,7 @@
 
    The runtime starts from a constructor or, if instrumented code runs
    first (static linking, other constructors), from its first function
-   entry (__zeroinst_enter).  The
+   entry (__zeroinst_enter_node).  The
    report is written:
      - at exit (atexit: return from main, exit() from any thread, the last
        thread's pthread_exit);

@@ -250,7 +250,7 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
     }
   if (zi_in_runtime)
     return NULL;
-  /* Not zi_enter (see contexts.c's __zeroinst_enter): while another
+  /* Not zi_enter (see contexts.c's __zeroinst_enter_node): while another
      thread writes a report, the element is neither marked nor moved.  */
   zi_enter_nowait ();
   if (zi_reporting_elsewhere () || !zi_data_on)

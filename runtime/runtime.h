@@ -107,10 +107,12 @@ void zi_ptrmap_free (struct zi_ptrmap *m) ZI_HIDDEN;
 #define ZI_NODE_SHARED   64u   /* data mode alone: its slots are its function's first node's */
 #define ZI_NODE_LAZY    128u   /* own is a lazy_slots mapping (contexts.c) */
 #define ZI_NODE_WIDE    256u   /* some of its sites take two counter slots (ZI_WIDE_TYPE) */
+#define ZI_NODE_TAIL    512u   /* a tail call of its parent's activation (pub.fn == NULL) */
 struct zi_node {
   struct zi_ctx pub;         /* cache, fn, ra, slots: read by generated code */
   struct zi_node *parent;    /* NULL at a thread's root */
-  uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks */
+  uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks (ZI_NODE_TAIL:
+                                the one address its callees are entered with) */
   uint32_t depth, flags;
   uint32_t id;               /* report-time numbering */
   /* Copies from pub.fn, which may be unloaded (dlclose) before the report. */
@@ -125,6 +127,10 @@ struct zi_node {
   uint32_t ndata;            /* data slots before pub.slots (data mode: pub.fn's units) */
   uint32_t misses;           /* ZI_NODE_SHARED: runtime lookups from its activations */
   void *own;                 /* slots made for it alone (zi_contexts_missed), or NULL */
+  int32_t tail_site;         /* ZI_NODE_TAIL: the site (zi_site_get) of its tail call */
+  /* ZI_NODE_TAIL: the code range of the function it calls (zi_tail.callee):
+     0, 0 unknown; 1, 1 a builtin's (no instrumented function).  */
+  uintptr_t callee_lo, callee_hi;
 };
 struct zi_cct;               /* a thread's tree */
 struct zi_thread;

@@ -102,11 +102,12 @@ zi_stack_after_exec (void)
 /* Register-preserving trampolines for the rare calls of generated code
    on x86-64 (plugin/instrument.cc, zi_runtime_call).  The caller has
    stepped 128 bytes below its stack pointer (its red zone) and calls
-   __zeroinst_enter_keep, __zeroinst_lookup_keep or
-   __zeroinst_lookup_keepall with the arguments in rdi, rsi and rdx; the
-   result comes back in rax and every other general-purpose register keeps
-   its value.  For the first two (function entry, and data-mode loads
-   outside loops) the vector, x87 and mask registers are declared clobbered
+   __zeroinst_enter_node_keep, __zeroinst_tail_node_keep,
+   __zeroinst_lookup_keep or __zeroinst_lookup_keepall with the arguments
+   in rdi, rsi and rdx; the result comes back in rax and every other
+   general-purpose register keeps its value.  For the first three
+   (function entry, a tail call's first time, and data-mode loads outside
+   loops) the vector, x87 and mask registers are declared clobbered
    by the generated asm instead (few values live in them there, and saving
    their whole state with XSAVE would cost more than the runtime function).
    __zeroinst_lookup_keepall preserves them too, with XSAVE (FXSAVE where
@@ -121,7 +122,7 @@ zi_stack_after_exec (void)
 
    Unwind information: the canonical frame address is the caller's stack
    pointer before the 128-byte step (rsp at entry + 8 + 128), so unwinders
-   (libunwind from __zeroinst_enter, debuggers) find the caller's frame
+   (libunwind from __zeroinst_enter_node, debuggers) find the caller's frame
    with the plain rule "caller's rsp = CFA".  */
 #define ZI_KEEP_STUB_TO(NAME, TARGET, COMMON)                            \
   "  .globl " NAME "\n"                                                 \
@@ -204,7 +205,8 @@ __asm__ (
   ZI_KEEP_STUB_TO ("__zeroinst_lookup_keepall", "__zeroinst_lookup", "zi_keepall_common")
   ZI_KEEP_STUB_TO ("__zeroinst_lookup_keepsse", "__zeroinst_lookup", "zi_keepsse_common")
   ZI_KEEP_STUB ("__zeroinst_lookup_keep", "__zeroinst_lookup")
-  ZI_KEEP_STUB ("__zeroinst_enter_keep", "__zeroinst_enter")
+  ZI_KEEP_STUB ("__zeroinst_enter_node_keep", "__zeroinst_enter_node")
+  ZI_KEEP_STUB ("__zeroinst_tail_node_keep", "__zeroinst_tail_node")
   "  .type zi_keep_common, @function\n"
   "zi_keep_common:\n"
   ZI_KEEP_PROLOGUE

@@ -221,7 +221,7 @@ settle_row (struct zi_thread *t)
 /* pthread key destructor: the thread is ending.  Fold its counters into
    the ended-threads table, keep its totals (settle_row), free the rest.
    Should instrumented code run later in this thread (another TLS
-   destructor), its function entries (__zeroinst_enter, whose cache starts
+   destructor), its function entries (__zeroinst_enter_node, whose cache starts
    empty again) or NULL cursors make it register again (as a new thread,
    if this one's state was freed) and this runs once more.  */
 static void

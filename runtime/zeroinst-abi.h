@@ -82,10 +82,23 @@
          {
            node = parent->cache[w ^ 1];
            if (node->fn != &fn_desc || node->ra != ra)
-             node = __zeroinst_enter (&fn_desc, ra);
+             node = __zeroinst_enter_node (&fn_desc, ra);
          }
        __zeroinst_ctx = node;   slots = node->slots;
        ...   __zeroinst_ctx = parent;  (at returns)
+
+   A tail call (a call GCC compiles to a jump, which reuses the caller's
+   return address) sets __zeroinst_ctx to node->tails[k], k the call's
+   index in fn->tails (__zeroinst_tail_node (node, k) when that is still
+   NULL), instead of restoring the parent: a "tail node",
+   child of the caller's node, so that the callee (entered with the
+   caller's return address) is the caller's child on the path, at the
+   tail call's line, as the source reads.  Nothing sets __zeroinst_ctx
+   back when the callee returns (to the caller's caller, whose own node
+   is in a local): the runtime takes an entry under a tail node whose
+   return address is not the tail call's, or whose function is not the
+   tail call's callee, for one from the code the activation returned to
+   (runtime/contexts.c).
 
    A thread starts at a static "unborn" node whose cache never matches.  The
    cache is indexed by return address, and a miss probes the pair of its
@@ -94,7 +107,7 @@
    (-fplugin-arg-zeroinst-no-contexts) the lookup starts at the thread's
    flat root __zeroinst_flat instead, with ra = 0 and the way taken from
    the descriptor's address, and __zeroinst_ctx is left alone: one node per
-   (thread, function).  __zeroinst_enter always returns a node whose slots
+   (thread, function).  __zeroinst_enter_node always returns a node whose slots
    fit FN (a sink whose counts are dropped while the runtime cannot take
    them: inside the runtime, during another thread's report).
 
@@ -110,10 +123,10 @@
 /* Each version renames an entry point that generated code depends on
    (3: __zeroinst_count; 4: __zeroinst_object; 5: __zeroinst_miss, with
    the shadow layout below; 6: __zeroinst_lookup, with the group ids; 7:
-   __zeroinst_shadow_top, group ids found in every region), so
-   that objects of an older plugin fail to link against this runtime
-   instead of counting wrongly.  */
-#define ZI_ABI_VERSION 7
+   __zeroinst_shadow_top, group ids found in every region; 8:
+   __zeroinst_enter_node, with tail nodes), so that objects of an older
+   plugin fail to link against this runtime instead of counting wrongly.  */
+#define ZI_ABI_VERSION 8
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
@@ -136,6 +149,9 @@ struct zi_ctx {
   const struct zi_fn *fn;       /* the function of this activation */
   uintptr_t ra;                 /* the return address it was entered with */
   struct zi_slot *slots;        /* fn->nunits counter slots, one per site of fn */
+  /* fn->ntails contexts, one per tail call of fn: what the call's callee
+     is entered from (below); NULL until the call is first made.  */
+  const struct zi_ctx *const *tails;
 };
 
 /* Counters of one site in one context.  The 128-bit classes (ZI_WIDE_TYPE)
@@ -200,6 +216,9 @@ struct zi_dslot {
 /* Slots per function at most: a function with more sites records the
    others through __zeroinst_count with a null slot.  */
 #define ZI_MAX_FN_UNITS (1u << 16)
+/* Tail calls per function with a tail node at most: the others restore
+   the parent, and their callees hang off the caller's caller.  */
+#define ZI_MAX_FN_TAILS 64u
 
 /* GCC's clone suffixes, cut from function names by the plugin (source
    names) and the runtime (symbol names): "f.constprop.0" is f.  The first
@@ -207,6 +226,14 @@ struct zi_dslot {
 #define ZI_CLONE_SUFFIXES                                                   \
   "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias", \
   ".clone", ".specialized", ".simdclone"
+
+/* A tail call: on its callee's paths, the caller's frames are its site's.  */
+struct zi_site;
+struct zi_tail {
+  const struct zi_site *site;   /* its location (type ZI_OTHER, no slot) */
+  const void *callee;           /* the function it calls; NULL if indirect (unknown),
+                                   1 for a GCC builtin (a library function, uninstrumented) */
+};
 
 /* Static per-function descriptor (emitted by the plugin for every
    function that loads or calls, in section "zeroinst_fns").  */
@@ -220,6 +247,8 @@ struct zi_fn {
   uint32_t nsites;          /* sites with a slot (the first ZI_MAX_FN_UNITS slots) */
   uint32_t nunits;          /* their slots: sum of ZI_SLOT_UNITS */
   const struct zi_site *const *sites;   /* in slot order */
+  uint32_t ntails;          /* tail calls (at most ZI_MAX_FN_TAILS): zi_ctx.tails */
+  const struct zi_tail *tails;
 };
 
 /* Static per-site descriptor.  Layout is ABI (the plugin builds the same
@@ -262,7 +291,11 @@ extern uint64_t __zeroinst_gen ZI_EXPORT;
 /* Slow path of function entry: the node of FN entered with return address
    RA from the thread's current node (RA == 0: FN's node under the thread's
    flat root).  */
-const struct zi_ctx *__zeroinst_enter (const struct zi_fn *fn, uintptr_t ra) ZI_EXPORT;
+const struct zi_ctx *__zeroinst_enter_node (const struct zi_fn *fn, uintptr_t ra) ZI_EXPORT;
+/* Slow path of a tail call: the tail node of CTX's K-th tail call, made
+   now (CTX's parent when it cannot be made now: inside the runtime,
+   during another thread's report).  */
+const struct zi_ctx *__zeroinst_tail_node (const struct zi_ctx *ctx, uintptr_t k) ZI_EXPORT;
 /* The slow path of a data slot (see above): DS missed for the element at
    ADDR, which is in no block of its group that the group ids know.  VALUE: a scalar's raw bits, zero-extended; for a load of several
    elements (a vector, a complex value; DS->bytes is more than one

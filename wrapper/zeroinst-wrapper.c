@@ -374,7 +374,7 @@ main (int argc, char **argv)
              instrumented load; --wrap routes malloc & co. through its
              allocator wrappers (no symbol interposition without a dynamic
              linker).  */
-          args[n++] = "-Wl,-u,__zeroinst_enter";
+          args[n++] = "-Wl,-u,__zeroinst_enter_node";
           args[n++] = cat (libdir, "/libzeroinst.a", "");
           args[n++] = ZI_WRAP_FLAGS;
           /* GCC links -static without .eh_frame_hdr; libunwind needs it
