@@ -630,19 +630,20 @@ zi_make_tail (gcall *call)
   return build_constructor (zi_t.tail_type, v);
 }
 
-/* A static array of the site descriptor addresses SITES, as a tree of
-   type PTR_TYPE (a null pointer when there are none).  */
+/* A static array NAME of ITEMS, each converted to the type PTR_TYPE
+   points to (site descriptor addresses, zi_tail constructors), as a
+   tree of type PTR_TYPE (a null pointer when there are none).  */
 static tree
-site_array (tree ptr_type, const vec<tree> &sites)
+static_array (const char *name, tree ptr_type, const vec<tree> &items)
 {
-  if (sites.is_empty ())
+  if (items.is_empty ())
     return build_int_cst (ptr_type, 0);
   tree elt = TREE_TYPE (ptr_type);
   vec<constructor_elt, va_gc> *elts = NULL;
-  for (unsigned i = 0; i < sites.length (); i++)
-    CONSTRUCTOR_APPEND_ELT (elts, size_int (i), fold_convert (elt, sites[i]));
-  tree array_type = build_array_type_nelts (elt, sites.length ());
-  return fold_convert (ptr_type, emit_static ("__zeroinst_sites", array_type,
+  for (unsigned i = 0; i < items.length (); i++)
+    CONSTRUCTOR_APPEND_ELT (elts, size_int (i), fold_convert (elt, items[i]));
+  tree array_type = build_array_type_nelts (elt, items.length ());
+  return fold_convert (ptr_type, emit_static (name, array_type,
                                               build_constructor (array_type, elts), NULL));
 }
 
@@ -667,20 +668,9 @@ zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails
   CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), flags));
   CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), sites.length ()));
   CONSTRUCTOR_APPEND_ELT (v, f[6], build_int_cst (TREE_TYPE (f[6]), nunits));
-  CONSTRUCTOR_APPEND_ELT (v, f[7], site_array (TREE_TYPE (f[7]), sites));
+  CONSTRUCTOR_APPEND_ELT (v, f[7], static_array ("__zeroinst_sites", TREE_TYPE (f[7]), sites));
   CONSTRUCTOR_APPEND_ELT (v, f[8], build_int_cst (TREE_TYPE (f[8]), tails.length ()));
-  tree tails_ptr = build_int_cst (TREE_TYPE (f[9]), 0);
-  if (!tails.is_empty ())
-    {
-      vec<constructor_elt, va_gc> *elts = NULL;
-      for (unsigned i = 0; i < tails.length (); i++)
-        CONSTRUCTOR_APPEND_ELT (elts, size_int (i), tails[i]);
-      tree array_type = build_array_type_nelts (zi_t.tail_type, tails.length ());
-      tails_ptr = fold_convert (TREE_TYPE (f[9]),
-                                emit_static ("__zeroinst_tails", array_type,
-                                             build_constructor (array_type, elts), NULL));
-    }
-  CONSTRUCTOR_APPEND_ELT (v, f[9], tails_ptr);
+  CONSTRUCTOR_APPEND_ELT (v, f[9], static_array ("__zeroinst_tails", TREE_TYPE (f[9]), tails));
   return emit_static ("__zeroinst_fn", zi_t.fn_type, build_constructor (zi_t.fn_type, v),
                       ZI_FN_SECTION);
 }

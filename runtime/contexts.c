@@ -677,6 +677,15 @@ tail_callee (const struct zi_node *t, const struct zi_fn *fn, uintptr_t ra)
   return (uintptr_t) fn->addr >= t->callee_lo && (uintptr_t) fn->addr < t->callee_hi;
 }
 
+/* The next of A's ancestors that may still run, from a node whose
+   activation is over: past a tail node, the function that made its tail
+   call too (live_parent, foreign_entry).  */
+static struct zi_node *
+above (const struct zi_node *a)
+{
+  return a->flags & ZI_NODE_TAIL ? a->parent->parent : a->parent;
+}
+
 /* The parent of an entry of FN with return address RA under NODE: NODE,
    or, when NODE is a tail node whose activation is over, the node of
    the code that runs now: the nearest of the thread's ancestors above
@@ -691,13 +700,9 @@ live_parent (struct zi_node *node, const struct zi_fn *fn, uintptr_t ra)
 {
   if (!node || !(node->flags & ZI_NODE_TAIL) || tail_callee (node, fn, ra))
     return node;
-  for (struct zi_node *a = node; a && a->owner == node->owner;)
-    if (a->flags & ZI_NODE_TAIL)
-      a = a->parent->parent;
-    else if (in_node (a, ra) && !(a->flags & ZI_NODE_FOREIGN))
+  for (struct zi_node *a = node; a && a->owner == node->owner; a = above (a))
+    if (!(a->flags & (ZI_NODE_TAIL | ZI_NODE_FOREIGN)) && in_node (a, ra))
       return a;
-    else
-      a = a->parent;
   return node;
 }
 
@@ -893,18 +898,15 @@ foreign_entry (struct zi_cct *cct, struct zi_node *parent, const struct zi_fn *f
          Past a tail node that is not, and its function.  Else from the
          thread's root (an OpenMP worker between two regions).  */
       struct zi_node *live = NULL;
-      for (struct zi_node *a = parent->parent->parent; a && a->owner == parent->owner && !live;)
-        {
-          int tail = (a->flags & ZI_NODE_TAIL) != 0;
-          if (!(a->flags & ZI_NODE_FOREIGN))
-            for (size_t k = tail; k < n && !live; k++)
-              if (in_node (a, pcs[k]))
-                {
-                  live = a;
-                  j = k;
-                }
-          a = tail ? a->parent->parent : a->parent;
-        }
+      for (struct zi_node *a = above (parent); a && a->owner == parent->owner && !live;
+           a = above (a))
+        if (!(a->flags & ZI_NODE_FOREIGN))
+          for (size_t k = (a->flags & ZI_NODE_TAIL) != 0; k < n && !live; k++)
+            if (in_node (a, pcs[k]))
+              {
+                live = a;
+                j = k;
+              }
       if (!live)
         return foreign_entry (cct, NULL, fn, ra);
       parent = live;
@@ -979,13 +981,13 @@ __zeroinst_tail_node (const struct zi_ctx *ctx, uintptr_t k)
   if (zi_in_runtime)
     return t;
   zi_enter_nowait ();        /* as __zeroinst_enter_node */
-  if (!zi_reporting_elsewhere () && node->pub.fn && k < node->pub.fn->ntails && node->pub.tails
-      && node->owner == thread_cct ())
+  struct zi_cct *cct = zi_reporting_elsewhere () ? NULL : thread_cct ();
+  if (cct && node->pub.fn && k < node->pub.fn->ntails && node->pub.tails && node->owner == cct)
     {
       t = node->pub.tails[k];
       if (!t)
         {
-          t = &tail_node (thread_cct (), node, (uint32_t) k)->pub;
+          t = &tail_node (cct, node, (uint32_t) k)->pub;
           ((const struct zi_ctx **) node->pub.tails)[k] = t;
         }
     }
