@@ -48,12 +48,11 @@ set_ctx_before (gimple_stmt_iterator *gsi, tree value)
   gsi_insert_before (gsi, gimple_build_assign (zi_t.ctx_var, value), GSI_SAME_STMT);
 }
 
-/* __zeroinst_ctx = VALUE right after STMT (on its fall-through edge if STMT
-   ends its block).  */
-static void
-set_ctx_after (gimple *stmt, tree value)
+/* Insert G right after STMT: on its fall-through edge if STMT ends its
+   block (a call that may throw).  */
+void
+zi_insert_after_stmt (gimple *stmt, gimple *g)
 {
-  gimple *g = gimple_build_assign (zi_t.ctx_var, value);
   if (!stmt_ends_bb_p (stmt))
     {
       gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
@@ -68,6 +67,13 @@ set_ctx_after (gimple *stmt, tree value)
         gsi_insert_on_edge_immediate (e, g);
         return;
       }
+}
+
+/* __zeroinst_ctx = VALUE right after STMT.  */
+static void
+set_ctx_after (gimple *stmt, tree value)
+{
+  zi_insert_after_stmt (stmt, gimple_build_assign (zi_t.ctx_var, value));
 }
 
 /* The tail calls of FUN (calls GCC will compile to jumps), in order of

@@ -398,8 +398,8 @@ print_pointer_deref (pretty_printer *pp, tree ptr, tree offset, tree index, int 
   print_indexed (pp, ptr, index, depth);
 }
 
-static const char *
-ref_text (tree ref)
+const char *
+zi_ref_text (tree ref)
 {
   if (!ref)
     return "";
@@ -450,7 +450,7 @@ zi_note_early_texts (function *fun)
         if (!gimple_assign_load_p (stmt) || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
           continue;
         tree rhs = gimple_assign_rhs1 (stmt);
-        const char *text = ref_text (rhs);
+        const char *text = zi_ref_text (rhs);
         if (!*text)
           continue;
         char *key = text_key (expand_location (loc), element_bytes (TREE_TYPE (rhs)));
@@ -483,7 +483,7 @@ unknowns (const char *s)
 static const char *
 site_text (gimple *stmt, tree ref, unsigned element_bytes)
 {
-  const char *text = ref_text (ref);
+  const char *text = zi_ref_text (ref);
   location_t loc = gimple_location (stmt);
   if ((*text && !strchr (text, '?')) || !early_texts || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
     return text;

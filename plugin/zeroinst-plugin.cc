@@ -149,6 +149,24 @@ runtime_fn (const char *name, tree type, bool cold)
   return fn;
 }
 
+/* extern __thread const char *volatile __zeroinst_alloc_name, for the
+   early pass (allocations.cc): built on its own, of the compiler's
+   standard types only, since the other trees are built after
+   free_lang_data (the late pass): records made by the front end's hooks
+   before it would keep the front end's data.  Volatile: each store
+   before an allocation call stays.  */
+tree
+zi_alloc_name_var (void)
+{
+  if (!zi_t.alloc_name_var)
+    {
+      zi_t.alloc_name_var = runtime_tls_var ("__zeroinst_alloc_name", const_string_type ());
+      TREE_THIS_VOLATILE (zi_t.alloc_name_var) = 1;
+      TREE_SIDE_EFFECTS (zi_t.alloc_name_var) = 1;
+    }
+  return zi_t.alloc_name_var;
+}
+
 bool
 zi_build_trees (void)
 {
@@ -288,7 +306,8 @@ public:
 };
 
 /* Early, right after the function is in SSA form: the loads' source
-   texts before the optimizers rewrite their addresses (site.cc).  */
+   texts before the optimizers rewrite their addresses (site.cc), and
+   the names of allocations (allocations.cc).  */
 const pass_data zeroinst_texts_pass_data = {
   GIMPLE_PASS,
   "zeroinst_texts",        /* name */
@@ -307,7 +326,7 @@ public:
   unsigned int execute (function *fun) final override
   {
     zi_note_early_texts (fun);
-    return 0;
+    return zi_name_allocations (fun);
   }
 };
 

@@ -40,19 +40,26 @@ struct zi_trees {
   tree shadow_top_var;       /* extern u64 *__zeroinst_shadow_top[2]: chunks by region */
   tree object_fn;            /* __zeroinst_lookup (dslot *, u64, u64) */
   tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
+  tree alloc_name_var;       /* extern __thread const char *volatile __zeroinst_alloc_name */
   tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */
 };
 extern struct zi_trees zi_t;
 bool zi_build_trees (void);
+tree zi_alloc_name_var (void);
 
 /* site.cc */
 tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                    unsigned access_bytes);
 tree zi_make_tail (gcall *call);
+const char *zi_ref_text (tree ref);
 const char *zi_source_function_name (tree fndecl, unsigned *flags);
 tree zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails);
 
+/* allocations.cc */
+unsigned int zi_name_allocations (function *fun);
+
 /* contexts.cc */
+void zi_insert_after_stmt (gimple *stmt, gimple *g);
 void zi_find_tail_calls (function *fun, vec<gcall *> *calls);
 tree zi_enter_context (function *fun, bool has_loads, tree fn_desc,
                        const vec<gcall *> &tail_calls, tree *slots, tree *data_on);

@@ -29,6 +29,14 @@
    the calls made by the executable's own objects are wrapped: blocks that
    shared libraries allocate are unknown memory.
 
+   A block's group takes the name of the variable the program assigns it
+   to ("p", "s->buf", Fortran's "rhs") from __zeroinst_alloc_name, which
+   instrumented code sets right before the call and clears right after
+   it (plugin/allocations.cc): the outermost tracking wrapper takes it
+   (operator new's, not the malloc libstdc++'s operator new calls).
+   posix_memalign is never named (its block is stored through a pointer)
+   and takes none.
+
    dlclose is wrapped too (at the end).
 
    Bootstrap: dlsym may allocate while we look up the next malloc; those
@@ -142,17 +150,31 @@ tracking (void)
          && !in_operator_new;
 }
 
+ZI_EXPORT __thread const char *volatile __zeroinst_alloc_name
+    __attribute__ ((tls_model ("initial-exec")));
+
+/* The variable instrumented code named for this allocation (NULL if
+   none), taken: the next allocation has its own.  */
+static inline const char *
+take_name (void)
+{
+  const char *name = __zeroinst_alloc_name;
+  if (name)
+    __zeroinst_alloc_name = NULL;
+  return name;
+}
+
 /* The wrappers' sections never wait for a report being written in
    another thread (the C library may call malloc under its own locks, which
    the reporter may need: finish.c); they skip the heap's bookkeeping then
    instead, so a block allocated or freed during that time is not tracked
    (its loads count as unknown memory, or for the block it was).  */
 static void
-track (void *p, size_t size, uintptr_t ra, const char *allocator)
+track (void *p, size_t size, uintptr_t ra, const char *allocator, const char *name)
 {
   zi_enter_nowait ();
   if (!zi_reporting_elsewhere ())
-    zi_heap_track (p, size, ra, allocator);
+    zi_heap_track (p, size, ra, allocator, name);
   zi_leave ();
 }
 
@@ -175,9 +197,10 @@ ZI_ALLOC (malloc) (size_t size)
   if (!ready ())
     return arena_alloc (size);
   int tr = tracking ();
+  const char *name = tr ? take_name () : NULL;
   void *p = REAL (next.malloc (size));
   if (p && tr)
-    track (p, size, RA, "malloc");
+    track (p, size, RA, "malloc", name);
   return p;
 }
 
@@ -209,9 +232,10 @@ ZI_ALLOC (calloc) (size_t n, size_t size)
       return p ? memset (p, 0, n * size) : NULL;     /* the arena is zero anyway */
     }
   int tr = tracking ();
+  const char *name = tr ? take_name () : NULL;
   void *p = REAL (next.calloc (n, size));
   if (p && tr)
-    track (p, n * size, RA, "calloc");
+    track (p, n * size, RA, "calloc", name);
   return p;
 }
 
@@ -230,6 +254,7 @@ ZI_ALLOC (realloc) (void *old, size_t size)
     return arena_alloc (size);
   if (!tracking ())
     return REAL (next.realloc (old, size));
+  const char *name = take_name ();
   zi_enter_nowait ();
   if (zi_reporting_elsewhere ())
     {
@@ -239,9 +264,9 @@ ZI_ALLOC (realloc) (void *old, size_t size)
     }
   void *p;
   if (old)
-    p = zi_heap_realloc (old, size, next.realloc, RA, "realloc");
+    p = zi_heap_realloc (old, size, next.realloc, RA, "realloc", name);
   else if ((p = next.realloc (old, size)))
-    zi_heap_track (p, size, RA, "realloc");
+    zi_heap_track (p, size, RA, "realloc", name);
   zi_leave ();
   return p;
 }
@@ -254,7 +279,7 @@ ZI_ALLOC (posix_memalign) (void **out, size_t align, size_t size)
   int tr = tracking ();
   int r = REAL (next.posix_memalign (out, align, size));
   if (r == 0 && tr)
-    track (*out, size, RA, "posix_memalign");
+    track (*out, size, RA, "posix_memalign", NULL);
   return r;
 }
 
@@ -268,9 +293,10 @@ ZI_ALLOC (posix_memalign) (void **out, size_t align, size_t size)
         return NULL;                                          \
       }                                                       \
     int tr = tracking ();                                     \
+    const char *var = tr ? take_name () : NULL;               \
     void *p = REAL (next.name args);                          \
     if (p && tr)                                              \
-      track (p, size, RA, #name);                             \
+      track (p, size, RA, #name, var);                        \
     return p;                                                 \
   }
 ALIGNED (aligned_alloc, (size_t align, size_t size), (align, size), size)
@@ -293,6 +319,7 @@ leave_operator_new (int *unused)
   ZI_EXPORT void *sym params                                                       \
   {                                                                                \
     static void *(*real) params;                                                   \
+    const char *var = tracking () ? take_name () : NULL;                           \
     if (!real)                                                                     \
       {                                                                            \
         *(void **) &real = dlsym (RTLD_NEXT, #sym);                                \
@@ -309,7 +336,7 @@ leave_operator_new (int *unused)
       p = real args;                                                               \
     }                                                                              \
     if (p && tracking ())                                                          \
-      track (p, size, RA, kind);                                                   \
+      track (p, size, RA, kind, var);                                              \
     return p;                                                                      \
   }
 struct zi_nothrow;

@@ -185,6 +185,8 @@ merge (struct build *b)
         {
           prev->allocations += r->allocations;
           prev->size += r->size;
+          if (!prev->variable)
+            prev->variable = r->variable;
           zi_totals_add (&prev->c, &r->c);
           prev->never_loaded += r->never_loaded;
           prev->always_zero += r->always_zero;
@@ -256,10 +258,12 @@ zi_data_records (struct zi_report *rep)
         {
           r->name = display_name (r->group);
           r->module = r->group->module;
+          r->descriptor = zi_is_descriptor (r->group->address, r->group->symbol, r->size);
         }
       else
         {
           r->allocator = r->group->allocator;
+          r->variable = __atomic_load_n (&r->group->variable, __ATOMIC_ACQUIRE);
           r->path = zi_node_path (&rep->paths, r->group->alloc_node);
         }
     }

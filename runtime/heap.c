@@ -263,14 +263,43 @@ node_hash (const void *node)
   return (size_t) (h ^ (h >> 29));
 }
 
-/* The group of allocation node NODE (write lock held).  */
+/* The group's variable: NAME (a string of the program's, which may be
+   unloaded before the report) copied, if it has none yet: 200 bytes at
+   most, not cutting a UTF-8 character.  The first name stays: a group
+   is one call site, which assigns to one place.  Published atomically:
+   the report reads it without the lock.  */
+static void
+name_group (struct zi_group *g, const char *name)
+{
+  if (!name || __atomic_load_n (&g->variable, __ATOMIC_RELAXED))
+    return;
+  char *copy = strndup (name, 200);
+  if (!copy)
+    return;
+  size_t n = strlen (copy);
+  if (n == 200)
+    {
+      while (n && (copy[n - 1] & 0xc0) == 0x80)
+        n--;                    /* continuation bytes of a cut character */
+      if (n && (copy[n - 1] & 0x80))
+        n--;                    /* and its first byte */
+      copy[n] = '\0';
+    }
+  __atomic_store_n (&g->variable, copy, __ATOMIC_RELEASE);
+}
+
+/* The group of allocation node NODE (write lock held), named NAME when
+   the program named it (allocators.c).  */
 static struct zi_group *
-group_for (const struct zi_node *node, const char *allocator)
+group_for (const struct zi_node *node, const char *allocator, const char *name)
 {
   if (nbuckets)
     for (struct zi_group *g = buckets[node_hash (node) & (nbuckets - 1)]; g; g = g->hash_next)
       if (g->alloc_node == node)
-        return g;
+        {
+          name_group (g, name);
+          return g;
+        }
   if (2 * (ngroups + 1) > nbuckets)
     {
       size_t n = nbuckets ? 2 * nbuckets : 256;
@@ -295,6 +324,7 @@ group_for (const struct zi_node *node, const char *allocator)
   g->cls = ZI_CLASS_HEAP;
   g->alloc_node = node;
   g->allocator = allocator;
+  name_group (g, name);
   size_t j = node_hash (node) & (nbuckets - 1);
   g->hash_next = buckets[j];
   buckets[j] = g;
@@ -330,9 +360,10 @@ take (uintptr_t base)
   return b ? &b->o : NULL;
 }
 
-/* A new block P of SIZE bytes, allocated by ALLOCATOR called from RA.  */
+/* A new block P of SIZE bytes, allocated by ALLOCATOR called from RA for
+   the variable NAME (NULL: not known).  */
 void
-zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
+zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator, const char *name)
 {
   zi_chunks_prefetch ((uintptr_t) p, size);
   /* Before the lock: may register the thread.  Groups are keyed by the
@@ -340,7 +371,7 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator)
   const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
   int held = zi_objects_wrlock ();
   struct zi_object *o = object_new ((uintptr_t) p, size);
-  struct zi_group *g = o ? group_for (node, allocator) : NULL;
+  struct zi_group *g = o ? group_for (node, allocator, name) : NULL;
   if (!g)
     {
       object_free (o);
@@ -373,7 +404,7 @@ zi_heap_untrack (void *p)
 
 void *
 zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr_t ra,
-                 const char *allocator)
+                 const char *allocator, const char *name)
 {
   /* The write lock across the real realloc: once it has released OLD's
      memory, another thread's malloc may be given it, and its block must
@@ -422,7 +453,7 @@ zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr
     }
   zi_objects_unlock (held);
   if (p && !o)
-    zi_heap_track (p, size, ra, allocator);
+    zi_heap_track (p, size, ra, allocator, name);
   return p;
 }
 

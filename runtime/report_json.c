@@ -290,9 +290,17 @@ json_data_record (FILE *f, const struct zi_data_record *r)
       json_string (f, r->group->symbol);
       fputs (", \"module\": ", f);
       json_string (f, r->module ? r->module : "");
+      if (r->descriptor)
+        fputs (", \"descriptor\": true", f);
     }
   else
     {
+      if (r->variable)
+        {
+          fputs ("\"variable\": ", f);
+          json_string (f, r->variable);
+          fputs (", ", f);
+        }
       fputs ("\"allocator\": ", f);
       json_string (f, r->allocator);
       fprintf (f, ", \"alloc_context\": %d", (int) r->path);

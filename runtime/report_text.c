@@ -91,11 +91,13 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
                pct (d->c.zero_elements, d->c.elements), pct (d->never_loaded, d->size),
                pct (d->always_zero, d->size));
       if (d->cls == ZI_CLASS_STATIC)
-        fprintf (f, "     static %s, %llu bytes (%s)\n", d->name, (unsigned long long) d->size,
+        fprintf (f, "     static %s%s, %llu bytes (%s)\n", d->name,
+                 d->descriptor ? " (array descriptor)" : "", (unsigned long long) d->size,
                  d->module ? d->module : "");
       else
         {
-          fprintf (f, "     heap, %llu allocation%s by %s, %llu bytes in all\n",
+          fprintf (f, "     heap%s%s, %llu allocation%s by %s, %llu bytes in all\n",
+                   d->variable ? " " : "", d->variable ? d->variable : "",
                    (unsigned long long) d->allocations, d->allocations == 1 ? "" : "s",
                    d->allocator, (unsigned long long) d->size);
           const struct zi_paths *p = &r->paths;

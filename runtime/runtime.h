@@ -173,6 +173,9 @@ void zi_symbols_reset (void) ZI_HIDDEN;
 const char *zi_clean_name (const char *name, unsigned *omp_region) ZI_HIDDEN;
 /* Is SYMBOL (at ADDR) a Fortran common block (from DWARF)?  */
 int zi_is_common_block (uintptr_t addr, const char *symbol) ZI_HIDDEN;
+/* Is the static object SYMBOL at ADDR, of SIZE bytes, a Fortran array
+   descriptor (from DWARF)?  */
+int zi_is_descriptor (uintptr_t addr, const char *symbol, uint64_t size) ZI_HIDDEN;
 
 /* callpath.c: the full path of a record, kept in the report's path table:
    every distinct frame once, every distinct path once as its innermost
@@ -520,6 +523,7 @@ struct zi_group {
   uintptr_t address;         /* static: run-time address (for DWARF lookups) */
   const struct zi_node *alloc_node;  /* heap: the allocation's context (contexts.c) */
   const char *allocator;     /* heap: "malloc", "new[]", ... */
+  const char *variable;      /* heap: what the program assigned it to, or NULL */
   uint64_t allocations;
   struct zi_totals c[ZI_DATA_KINDS];    /* added to atomically */
   /* Objects of this group that are gone (freed, module unloaded).  */
@@ -692,12 +696,16 @@ zi_in_static_gap (const struct zi_static_gap *gap, uintptr_t addr)
 }
 void zi_statics_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 /* heap.c */
-void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator) ZI_HIDDEN;
+/* A new block P of SIZE bytes from ALLOCATOR called at RA, for the
+   variable NAME (NULL: unnamed).  */
+void zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator,
+                    const char *name) ZI_HIDDEN;
 void zi_heap_untrack (void *p) ZI_HIDDEN;
 /* realloc (OLD, SIZE) through REAL (the C library's), OLD's object moved
-   or resized with it; RA and ALLOCATOR for a result that was not tracked.  */
+   or resized with it; RA, ALLOCATOR and NAME for a result that was not
+   tracked.  */
 void *zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr_t ra,
-                       const char *allocator) ZI_HIDDEN;
+                       const char *allocator, const char *name) ZI_HIDDEN;
 struct zi_object *zi_heap_big_at (uintptr_t addr) ZI_HIDDEN;   /* not in the chunk tables */
 /* chunks.c: the blocks of at most ZI_CHUNK_MAX bytes below 2^48
    (ZI_CHUNKS_FIT; write lock held, but zi_chunks_find and zi_chunks_touch:
@@ -777,6 +785,8 @@ struct zi_data_record {
   const struct zi_group *group;
   const char *name, *module;         /* static */
   const char *allocator;             /* heap */
+  const char *variable;              /* heap: the group's, or NULL */
+  int descriptor;                    /* static: a Fortran array descriptor */
   int32_t path;                      /* heap: allocation path (the report's paths) */
   uint64_t allocations, size, never_loaded, always_zero;
   struct zi_totals c;

@@ -32,6 +32,7 @@
 #if ZEROINST_HAVE_UNWIND
 static Dwfl *dwfl;
 static pid_t session_pid;
+static void descriptors_reset (void);
 static char *debuginfo_path;
 
 /* Does the ELF file open at FD have build ID BITS (LEN bytes)?  */
@@ -118,6 +119,7 @@ session (void)
     dwfl_end (dwfl);
   zi_scopes_reset ();
   zi_lines_reset ();
+  descriptors_reset ();
   dwfl = dwfl_begin (&callbacks);
   if (dwfl)
     {
@@ -145,6 +147,7 @@ zi_symbols_reset (void)
   dwfl = NULL;
   zi_scopes_reset ();
   zi_lines_reset ();
+  descriptors_reset ();
 #endif
 }
 
@@ -379,6 +382,173 @@ find_common_block (Dwarf_Die *die, const char *name, size_t n, int depth)
 }
 #endif
 
+#if ZEROINST_HAVE_UNWIND
+/* The DWARF of the module at ADDR in this session (*BIAS its load bias),
+   or NULL.  */
+static Dwarf *
+dwarf_at (uintptr_t addr, Dwarf_Addr *bias)
+{
+  Dwfl *d = session ();
+  Dwfl_Module *mod = d ? dwfl_addrmodule (d, addr) : NULL;
+  return mod ? dwfl_module_getdwarf (mod, bias) : NULL;
+}
+
+static int
+fortran_unit_p (Dwarf_Die *cu)
+{
+  int lang = dwarf_srclang (cu);
+  return lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95
+         || lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08;
+}
+
+/* The addresses (link-time) of one module's Fortran array descriptors:
+   variables at a fixed address whose type is an array with
+   DW_AT_data_location (the data is elsewhere: the descriptor points to
+   it).  Sorted.  */
+struct descriptors {
+  Dwarf *dw;
+  Dwarf_Addr *addr;
+  size_t n, cap;
+};
+static struct descriptors *desc_mods;
+static size_t ndesc_mods;
+static Dwfl *desc_session;
+
+static void
+collect_descriptors (Dwarf_Die *die, struct descriptors *d, int depth)
+{
+  Dwarf_Die child;
+  if (dwarf_child (die, &child) != 0)
+    return;
+  do
+    {
+      int tag = dwarf_tag (&child);
+      if (tag == DW_TAG_variable)
+        {
+          Dwarf_Attribute at, tat;
+          Dwarf_Op *ops;
+          size_t nops;
+          Dwarf_Die type;
+          if (!dwarf_attr (&child, DW_AT_location, &at)
+              || dwarf_getlocation (&at, &ops, &nops) != 0 || nops != 1
+              || ops[0].atom != DW_OP_addr
+              || !dwarf_attr_integrate (&child, DW_AT_type, &tat)
+              || !dwarf_formref_die (&tat, &type))
+            continue;
+          for (int i = 0; i < 8; i++)
+            {
+              int t = dwarf_tag (&type);
+              if ((t != DW_TAG_typedef && t != DW_TAG_const_type && t != DW_TAG_volatile_type)
+                  || !dwarf_attr (&type, DW_AT_type, &tat) || !dwarf_formref_die (&tat, &type))
+                break;
+            }
+          if (dwarf_tag (&type) != DW_TAG_array_type || !dwarf_hasattr (&type, DW_AT_data_location))
+            continue;
+          if (d->n == d->cap)
+            {
+              size_t cap = d->cap ? 2 * d->cap : 16;
+              Dwarf_Addr *a = realloc (d->addr, cap * sizeof *a);
+              if (!a)
+                return;
+              d->addr = a;
+              d->cap = cap;
+            }
+          d->addr[d->n++] = ops[0].number;
+        }
+      else if ((tag == DW_TAG_subprogram || tag == DW_TAG_module) && depth < 4)
+        collect_descriptors (&child, d, depth + 1);
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+}
+
+static int
+addr_order (const void *a, const void *b)
+{
+  Dwarf_Addr x = *(const Dwarf_Addr *) a, y = *(const Dwarf_Addr *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+descriptors_reset (void)
+{
+  for (size_t i = 0; i < ndesc_mods; i++)
+    free (desc_mods[i].addr);
+  free (desc_mods);
+  desc_mods = NULL;
+  ndesc_mods = 0;
+  desc_session = NULL;
+}
+
+/* DW's descriptors, collected on the first call (per session: the
+   handles are the session's; a new session, after a fork or a reset,
+   may reuse their addresses, so the cache goes with the session).  */
+static const struct descriptors *
+descriptors_of (Dwfl *session_now, Dwarf *dw)
+{
+  if (desc_session != session_now)
+    {
+      descriptors_reset ();
+      desc_session = session_now;
+    }
+  for (size_t i = 0; i < ndesc_mods; i++)
+    if (desc_mods[i].dw == dw)
+      return &desc_mods[i];
+  struct descriptors *m = realloc (desc_mods, (ndesc_mods + 1) * sizeof *m);
+  if (!m)
+    return NULL;
+  desc_mods = m;
+  struct descriptors *d = &desc_mods[ndesc_mods++];
+  memset (d, 0, sizeof *d);
+  d->dw = dw;
+  Dwarf_Off off = 0, next;
+  size_t header;
+  while (dwarf_nextcu (dw, off, &next, &header, NULL, NULL, NULL) == 0)
+    {
+      Dwarf_Die cu;
+      if (dwarf_offdie (dw, off + header, &cu) && fortran_unit_p (&cu))
+        collect_descriptors (&cu, d, 0);
+      off = next;
+    }
+  if (d->n)
+    qsort (d->addr, d->n, sizeof *d->addr, addr_order);
+  return d;
+}
+#endif
+
+/* Is the static object SYMBOL at ADDR, of SIZE bytes, a Fortran array
+   descriptor (from DWARF: -g)?  Its array's data is a heap group (named
+   by the variable, allocations.cc) or another object.  gfortran's
+   descriptors are 8-byte words, 48 bytes and more.  */
+int
+zi_is_descriptor (uintptr_t addr, const char *symbol, uint64_t size)
+{
+  if (size < 48 || size % 8)
+    return 0;
+  /* Only in a Fortran program (libgfortran's start-up entry is there),
+     and only a module variable or a saved local ("x.3"): no DWARF is
+     read for the C library's or a C++ program's objects.  */
+  static int fortran = -1;
+  if (fortran < 0)
+    fortran = dlsym (RTLD_DEFAULT, "_gfortran_set_args") != NULL;
+  const char *dot = strrchr (symbol, '.');
+  if (!fortran
+      || (!strstr (symbol, "_MOD_")
+          && !(dot && dot[1] && strspn (dot + 1, "0123456789") == strlen (dot + 1))))
+    return 0;
+#if ZEROINST_HAVE_UNWIND
+  Dwarf_Addr bias;
+  Dwarf *dw = dwarf_at (addr, &bias);
+  const struct descriptors *ds = dw ? descriptors_of (dwfl, dw) : NULL;
+  if (!ds || !ds->n)
+    return 0;
+  Dwarf_Addr want = addr - bias;
+  return bsearch (&want, ds->addr, ds->n, sizeof *ds->addr, addr_order) != NULL;
+#else
+  (void) addr;
+  return 0;
+#endif
+}
+
 /* gfortran names common block /blk/ "blk_", like a C variable could be
    named: only the debug information tells them apart.  */
 int
@@ -388,10 +558,8 @@ zi_is_common_block (uintptr_t addr, const char *symbol)
   if (len < 2 || symbol[len - 1] != '_')
     return 0;
 #if ZEROINST_HAVE_UNWIND
-  Dwfl *d = session ();
-  Dwfl_Module *mod = d ? dwfl_addrmodule (d, addr) : NULL;
   Dwarf_Addr bias;
-  Dwarf *dw = mod ? dwfl_module_getdwarf (mod, &bias) : NULL;
+  Dwarf *dw = dwarf_at (addr, &bias);
   if (!dw)
     return 0;
   Dwarf_Off off = 0, next;
@@ -401,10 +569,7 @@ zi_is_common_block (uintptr_t addr, const char *symbol)
       Dwarf_Die cu;
       if (dwarf_offdie (dw, off + header, &cu))
         {
-          int lang = dwarf_srclang (&cu);
-          if ((lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95
-               || lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08)
-              && find_common_block (&cu, symbol, len - 1, 0))
+          if (fortran_unit_p (&cu) && find_common_block (&cu, symbol, len - 1, 0))
             return 1;
         }
       off = next;

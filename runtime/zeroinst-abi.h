@@ -288,6 +288,10 @@ extern int __zeroinst_data_on ZI_EXPORT;
 /* Changes when a loaded object goes away or moves: data slots filled
    before then are stale.  */
 extern uint64_t __zeroinst_gen ZI_EXPORT;
+/* The variable the next allocation is for ("p", "s->buf"), set by
+   generated code right before a call to malloc & co. and taken by the
+   runtime's malloc (allocators.c); NULL when unnamed.  */
+extern __thread const char *volatile __zeroinst_alloc_name ZI_EXPORT;
 /* Slow path of function entry: the node of FN entered with return address
    RA from the thread's current node (RA == 0: FN's node under the thread's
    flat root).  */

@@ -33,6 +33,9 @@
                     Not when the object also has a record of the other kind
                     (its never-loaded bytes per kind may be the other's).
 
+   A Fortran array descriptor ("descriptor": true) gets no advice: its
+   layout is the compiler's, and its array has a record of its own.
+
    Evidence: narrower type, sparse data and zero guard need at least
    ADVICE_MIN_ELEMENTS elements loaded, so that a few lucky loads prove
    nothing; an object needs at least ADVICE_MIN_OBJECT bytes for never
@@ -405,6 +408,10 @@ advice_print (FILE *out, const json_t *rec, const json_t *all_data, const char *
   struct advice found[ADVICE_MAX_LINES];
   size_t n = 0;
   int data = all_data != NULL;
+  /* A Fortran array descriptor's layout is the compiler's: nothing to
+     change there (its array is a record of its own).  */
+  if (data && json_is_true (json_object_get (rec, "descriptor")))
+    return;
   for (size_t i = 0; i < NRULES && n < ADVICE_MAX_LINES; i++)
     {
       if (rules[i].data != data || !rules[i].fire (rec, rules[i].arg, &found[n]))

@@ -170,7 +170,13 @@ data_identity (const json_t *rec, const char *program, struct buf *id, struct bu
   if (heap)
     {
       buf_functions (id, json_object_get (rec, "alloc_path"), 0, "\x1f", 1);
-      buf_add (label, "heap, allocated at ");
+      const char *var = json_str (rec, "variable");
+      buf_add (label, *var ? "heap " : "heap, allocated at ");
+      if (*var)
+        {
+          buf_add (label, var);
+          buf_add (label, ", allocated at ");
+        }
       buf_functions (label, json_object_get (rec, "alloc_path"), 0, " <- ", 0);
     }
   else

@@ -349,14 +349,7 @@ page_json (const json_t *root, size_t top, int sources)
         {
           const json_t *rec = r[i].rec;
           char label[4096];
-          if (strcmp (json_str (rec, "object"), "heap") == 0)
-            snprintf (label, sizeof label, "heap, %" PRIu64 " allocation%s%s%s",
-                      json_count (rec, "allocations"),
-                      json_count (rec, "allocations") == 1 ? "" : "s",
-                      json_object_get (rec, "allocator") ? " by " : "",
-                      json_str (rec, "allocator"));
-          else
-            snprintf (label, sizeof label, "static %s", json_str (rec, "name"));
+          tool_object_label (rec, label, sizeof label);
           tool_utf8_cut (label);
           json_t *o = json_pack ("{s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}", "kind", kind,
                                  "label", label, "size", (json_int_t) json_count (rec, "size"),

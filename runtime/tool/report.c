@@ -114,6 +114,8 @@ static const struct field data_fields[] = {
   { "object", T_STRING, 1 },
   { "name", T_STRING, 0 },       /* required for static objects */
   { "alloc_path", T_ARRAY, 0 },  /* required for heap objects */
+  { "variable", T_STRING, 0 },   /* heap: what the program assigned it to */
+  { "descriptor", T_BOOL, 0 },   /* static: a Fortran array descriptor */
   { "allocations", T_COUNT, 0 },
   { "size", T_COUNT, 1 },
   { "bytes", T_COUNT, 1 },
@@ -731,6 +733,27 @@ json_str (const json_t *obj, const char *key)
 {
   const char *s = json_string_value (json_object_get (obj, key));
   return s ? s : "";
+}
+
+/* The object of data record REC in words: "static NAME", "static NAME
+   (array descriptor)", "heap VARIABLE, N allocations by ALLOCATOR" (no
+   VARIABLE when the program did not name it), into BUF.  */
+void
+tool_object_label (const json_t *rec, char *buf, size_t size)
+{
+  if (strcmp (json_str (rec, "object"), "heap") != 0)
+    {
+      snprintf (buf, size, "static %s%s", json_str (rec, "name"),
+                json_is_true (json_object_get (rec, "descriptor")) ? " (array descriptor)" : "");
+      return;
+    }
+  const char *var = json_str (rec, "variable");
+  int n = snprintf (buf, size, "heap%s%s", *var ? " " : "", var);
+  if (n < 0 || (size_t) n >= size || !json_object_get (rec, "allocations"))
+    return;
+  snprintf (buf + n, size - (size_t) n, ", %" PRIu64 " allocation%s%s%s",
+            json_count (rec, "allocations"), json_count (rec, "allocations") == 1 ? "" : "s",
+            json_object_get (rec, "allocator") ? " by " : "", json_str (rec, "allocator"));
 }
 
 /* PART as a percentage of WHOLE; 0 when WHOLE is 0.  */

@@ -536,15 +536,9 @@ print_data_record (size_t rank, const json_t *rec, const json_t *all, uint64_t k
   int is_heap = strcmp (json_str (rec, "object"), "heap") == 0;
   printf ("#%-3zu share %6.2f%%  local %6.2f%%  ", rank, percent (red, kind_red),
           percent (red, json_count (rec, "bytes")));
-  if (!is_heap)
-    printf ("static %s", json_str (rec, "name"));
-  else if (json_object_get (rec, "allocations"))
-    printf ("heap, %" PRIu64 " allocation%s%s%s", json_count (rec, "allocations"),
-            json_count (rec, "allocations") == 1 ? "" : "s",
-            json_object_get (rec, "allocator") ? " by " : "",
-            json_object_get (rec, "allocator") ? json_str (rec, "allocator") : "");
-  else
-    fputs ("heap", stdout);
+  char label[4096];
+  tool_object_label (rec, label, sizeof label);
+  fputs (label, stdout);
   printf ("  size %" PRIu64 "\n", size);
   printf ("     loaded %" PRIu64 " bytes: %" PRIu64 " redundant, %" PRIu64 " zero elements\n",
           json_count (rec, "bytes"), red, json_count (rec, "zero_elements"));

@@ -128,6 +128,7 @@ void report_leave (struct report *r);
 uint64_t json_count (const json_t *obj, const char *key);
 const char *json_str (const json_t *obj, const char *key);
 double percent (uint64_t part, uint64_t whole);
+void tool_object_label (const json_t *rec, char *buf, size_t size);
 
 /* report.c: records ranked by a count.  */
 struct ranked

@@ -70,7 +70,8 @@ zeroinst-env or --env, has "data"; the report's "modes" must then have it):
       zero_elements, never_loaded_bytes, always_zero_bytes (summed over the
       matching records); map (byte_map.runs; several records: merged offset
       by offset, x over z over n, as the runtime merges a group); granule
-      (byte_map.granule), allocator, module (basename) (the same in all).
+      (byte_map.granule), allocator, module (basename), variable ("-" when
+      the record has none), descriptor (True or False) (the same in all).
       The word "absent" instead of keys: no such record exists.  "[T,...]"
       sections work as for expect:.  Several expect-data lines may name one
       object (e.g. with different path=); a target's expect-data[T] replaces
@@ -129,7 +130,9 @@ SINGLE = ("redmap", "elem_type", "elem_bytes", "function", "expr", "access_bytes
 TOTALS = ("elements", "bytes", "redundant_bytes", "zero_elements")
 DATA_COUNTERS = ("size", "allocations", "elements", "bytes", "redundant_bytes", "zero_elements",
                  "never_loaded_bytes", "always_zero_bytes")
-DATA_SINGLE = ("granule", "allocator", "module")
+DATA_SINGLE = ("granule", "allocator", "module", "variable", "descriptor")
+# Keys a record may leave out, and what that means.
+DATA_ABSENT = {"variable": "-", "descriptor": False}
 DATA_CLASSES = ("static", "heap", "stack", "unknown")
 KINDS = ("int", "float")
 
@@ -494,7 +497,9 @@ def check_data(report, spec):
                     fail("%s: records disagree on granule: %s" % (what, sorted(got)))
                 check_value(what, key, val, got.pop())
             else:
-                got = {str(os.path.basename(r[key]) if key == "module" else r[key]) for r in recs}
+                got = {str(os.path.basename(r[key]) if key == "module"
+                           else r.get(key, DATA_ABSENT[key]) if key in DATA_ABSENT else r[key])
+                       for r in recs}
                 if len(got) != 1:
                     fail("%s: records disagree on %s: %s" % (what, key, sorted(got)))
                 check_value(what, key, val, got.pop())

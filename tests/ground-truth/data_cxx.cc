@@ -117,7 +117,7 @@ main (int argc, char **)
 
   // new[]: arr[i] = -i: 0 (a zero element, 8 redundant), then -1 .. -9
   // (0xff.. high bytes: 0 redundant).
-  // expect-data: heap@new_arr int path=main@new_arr allocations=1 size=80 elements=10 bytes=80 redundant_bytes=8 zero_elements=1 never_loaded_bytes=0 always_zero_bytes=8 map=8z72x allocator=new[]
+  // expect-data: heap@new_arr int variable=arr path=main@new_arr allocations=1 size=80 elements=10 bytes=80 redundant_bytes=8 zero_elements=1 never_loaded_bytes=0 always_zero_bytes=8 map=8z72x allocator=new[]
   int64_t *arr = new int64_t[10];  // [[new_arr]]
   for (int i = 0; i < 10; i++)
     arr[i] = -(i + z);
@@ -125,8 +125,8 @@ main (int argc, char **)
   // new of a struct: id = 7 (7 redundant; bytes 0..7 "1x7z"), weight = 0.5
   // (0x3FE0000000000000: bytes 8..15 "6z2x"); each kind's record has the
   // other member's 8 bytes never loaded.
-  // expect-data: heap@new_w int path=main@new_w allocations=1 size=16 elements=1 bytes=8 redundant_bytes=7 zero_elements=0 never_loaded_bytes=8 always_zero_bytes=7 map=1x7z8n allocator=new
-  // expect-data: heap@new_w float path=main@new_w allocations=1 size=16 elements=1 bytes=8 redundant_bytes=0 zero_elements=0 never_loaded_bytes=8 always_zero_bytes=6 map=8n6z2x allocator=new
+  // expect-data: heap@new_w int variable=w path=main@new_w allocations=1 size=16 elements=1 bytes=8 redundant_bytes=7 zero_elements=0 never_loaded_bytes=8 always_zero_bytes=7 map=1x7z8n allocator=new
+  // expect-data: heap@new_w float variable=w path=main@new_w allocations=1 size=16 elements=1 bytes=8 redundant_bytes=0 zero_elements=0 never_loaded_bytes=8 always_zero_bytes=6 map=8n6z2x allocator=new
   Widget *w = new Widget;  // [[new_w]]
   w->id = 7 + z;
   w->weight = 0.5 + z;
@@ -134,14 +134,14 @@ main (int argc, char **)
   // Aligned new (operator new (size_t, align_val_t)): v = {1.5, 0 x 7}.
   // 1.5 = 0x3FF8000000000000: "6z2x"; 7 zero elements (56 redundant);
   // always zero 6 + 56 = 62.
-  // expect-data: heap@new_big float path=main@new_big allocations=1 size=64 elements=8 bytes=64 redundant_bytes=56 zero_elements=7 never_loaded_bytes=0 always_zero_bytes=62 map=6z2x56z allocator=new
+  // expect-data: heap@new_big float variable=big path=main@new_big allocations=1 size=64 elements=8 bytes=64 redundant_bytes=56 zero_elements=7 never_loaded_bytes=0 always_zero_bytes=62 map=6z2x56z allocator=new
   Big *big = new Big;  // [[new_big]]
   for (int i = 0; i < 8; i++)
     big->v[i] = 0.0 * z;
   big->v[0] = 1.5 + z;
 
   // nothrow new[]: {1, 2, 3, 4}, 3 redundant bytes each.
-  // expect-data: heap@new_nothrow int path=main@new_nothrow allocations=1 size=16 elements=4 bytes=16 redundant_bytes=12 zero_elements=0 never_loaded_bytes=0 always_zero_bytes=12 map=1x3z1x3z1x3z1x3z allocator=new[]
+  // expect-data: heap@new_nothrow int variable=nt path=main@new_nothrow allocations=1 size=16 elements=4 bytes=16 redundant_bytes=12 zero_elements=0 never_loaded_bytes=0 always_zero_bytes=12 map=1x3z1x3z1x3z1x3z allocator=new[]
   int32_t *nt = new (std::nothrow) int32_t[4];  // [[new_nothrow]]
   if (!nt)
     abort ();
@@ -152,7 +152,7 @@ main (int argc, char **)
   // v = 1..4.  The object is the whole 24-byte block: the cookie's load by
   // delete[] (7 redundant bytes, "1x7z") and the 4 elements' (3 each,
   // "1x3z"): 5 elements, 24 bytes, redundant and always zero 7 + 12 = 19.
-  // expect-data: heap@new_ts int path=main@new_ts allocations=1 size=24 elements=5 bytes=24 redundant_bytes=19 zero_elements=0 never_loaded_bytes=0 always_zero_bytes=19 map=1x7z1x3z1x3z1x3z1x3z allocator=new[]
+  // expect-data: heap@new_ts int variable=ts path=main@new_ts allocations=1 size=24 elements=5 bytes=24 redundant_bytes=19 zero_elements=0 never_loaded_bytes=0 always_zero_bytes=19 map=1x7z1x3z1x3z1x3z1x3z allocator=new[]
   Tracked *ts = new Tracked[4];  // [[new_ts]]
   for (int i = 0; i < 4; i++)
     ts[i].v = i + 1 + z;

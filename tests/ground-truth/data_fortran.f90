@@ -31,7 +31,7 @@
 ! elements 1..6 (48 bytes) and 7 bytes of x(7): 55z, 1x, then 43 * 8 = 344z.
 ! The call frame's line is not checked: gfortran's line table puts the
 ! call instruction of "call work" on the program statement's line.
-! expect-data: heap@alloc_x float path=work@alloc_x,data_fortran,* allocations=1 size=400 elements=50 bytes=400 redundant_bytes=392 zero_elements=49 never_loaded_bytes=0 always_zero_bytes=399 map=55z1x344z allocator=malloc
+! expect-data: heap@alloc_x float variable=x path=work@alloc_x,data_fortran,* allocations=1 size=400 elements=50 bytes=400 redundant_bytes=392 zero_elements=49 never_loaded_bytes=0 always_zero_bytes=399 map=55z1x344z allocator=malloc
 ! expect-data: heap@alloc_x int absent
 module mymod
   implicit none
