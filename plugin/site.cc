@@ -203,11 +203,12 @@ value_source_name (tree val, int depth)
 }
 
 /* Is PTR (an SSA name) BASE plus an offset, as the front end writes
-   BASE[I] for a pointer BASE?  Then set *BASE and *INDEX: I when the
-   offset is I * sizeof (*BASE) with I a named variable (through
-   conversions) or a constant, else NULL (BASE[?]: p[i + 1], p[i - 1]).  */
+   BASE[I] for a pointer BASE?  Then set *BASE and *INDEX: the text of I
+   (offset_index_text), NULL when it has none (BASE[?]).  */
+static char *offset_index_text (tree off, HOST_WIDE_INT size, int depth, int *prec);
+
 static bool
-indexed_pointer (tree ptr, tree *base, tree *index)
+indexed_pointer (tree ptr, tree *base, char **index)
 {
   if (TREE_CODE (ptr) != SSA_NAME)
     return false;
@@ -219,52 +220,202 @@ indexed_pointer (tree ptr, tree *base, tree *index)
   tree size = elt && COMPLETE_TYPE_P (elt) ? TYPE_SIZE_UNIT (elt) : NULL_TREE;
   if (!size || !tree_fits_uhwi_p (size) || integer_zerop (size))
     return false;
-  HOST_WIDE_INT s = (HOST_WIDE_INT) tree_to_uhwi (size);
+  int prec;
   *base = b;
-  *index = NULL_TREE;
+  *index = offset_index_text (off, (HOST_WIDE_INT) tree_to_uhwi (size), 0, &prec);
+  return true;
+}
+
+/* Operator precedence in the index texts (C's, for the operators
+   index_text prints); ATOM for names, constants and loaded values.  */
+enum { PREC_OR = 1, PREC_XOR, PREC_AND, PREC_SHIFT, PREC_ADD, PREC_MUL, PREC_UNARY, PREC_ATOM };
+
+static int
+binary_prec (enum tree_code code, const char **op)
+{
+  switch (code)
+    {
+    case MULT_EXPR: *op = " * "; return PREC_MUL;
+    case TRUNC_DIV_EXPR: case EXACT_DIV_EXPR: *op = " / "; return PREC_MUL;
+    case TRUNC_MOD_EXPR: *op = " % "; return PREC_MUL;
+    case PLUS_EXPR: *op = " + "; return PREC_ADD;
+    case MINUS_EXPR: *op = " - "; return PREC_ADD;
+    case LSHIFT_EXPR: *op = " << "; return PREC_SHIFT;
+    case RSHIFT_EXPR: *op = " >> "; return PREC_SHIFT;
+    case BIT_AND_EXPR: *op = " & "; return PREC_AND;
+    case BIT_XOR_EXPR: *op = " ^ "; return PREC_XOR;
+    case BIT_IOR_EXPR: *op = " | "; return PREC_OR;
+    default: return 0;
+    }
+}
+
+/* An integer constant as the source would write it: negative when its
+   bits are (sizetype offsets are unsigned).  */
+static char *
+constant_text (tree c)
+{
+  wide_int w = wi::to_wide (c);
+  if (wi::neg_p (w, SIGNED) && wi::fits_shwi_p (w))
+    return xasprintf (HOST_WIDE_INT_PRINT_DEC, w.to_shwi ());
+  if (wi::fits_uhwi_p (w))
+    return xasprintf (HOST_WIDE_INT_PRINT_UNSIGNED, w.to_uhwi ());
+  return xstrdup ("?");
+}
+
+/* The text of integer value X as the source computed it (an array
+   index): named variables, constants, the C operators above on them
+   and values loaded from memory (key[t]), "?" for a part without a name
+   (an induction variable of the optimizers', a PHI).  *PREC gets the
+   precedence of its outermost operator.  xstrdup-ed.  */
+static char *
+index_text (tree x, int depth, int *prec)
+{
+  *prec = PREC_ATOM;
+  if (TREE_CODE (x) == INTEGER_CST)
+    return constant_text (x);
+  if (TREE_CODE (x) != SSA_NAME || depth > 12)
+    return xstrdup ("?");
+  tree var = SSA_NAME_VAR (x);
+  if (var && DECL_NAME (var) && !DECL_IGNORED_P (var) && !DECL_ARTIFICIAL (var))
+    return xstrdup (IDENTIFIER_POINTER (DECL_NAME (var)));
+  gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x));
+  if (!def)
+    return xstrdup ("?");
+  enum tree_code code = gimple_assign_rhs_code (def);
+  tree a = gimple_assign_rhs1 (def);
+  if (gimple_assign_load_p (def))
+    {
+      pretty_printer pp;
+      print_ref (&pp, a, depth + 3);
+      return xstrdup (pp_formatted_text (&pp));
+    }
+  if (CONVERT_EXPR_CODE_P (code) || code == SSA_NAME)
+    return index_text (a, depth + 1, prec);
+  if (code == NEGATE_EXPR)
+    {
+      int p;
+      char *t = index_text (a, depth + 1, &p);
+      char *r = xasprintf (p < PREC_UNARY ? "-(%s)" : "-%s", t);
+      free (t);
+      *prec = PREC_UNARY;
+      return r;
+    }
+  const char *op;
+  int pr = binary_prec (code, &op);
+  if (!pr || gimple_num_ops (def) != 3)
+    return xstrdup ("?");
+  tree b = gimple_assign_rhs2 (def);
+  int lp, rp;
+  char *l = index_text (a, depth + 1, &lp), *r;
+  /* i + -1 (and its unsigned form) is i - 1.  */
+  if (code == PLUS_EXPR && TREE_CODE (b) == INTEGER_CST && wi::neg_p (wi::to_wide (b), SIGNED))
+    {
+      op = " - ";
+      r = constant_text (wide_int_to_tree (TREE_TYPE (b), -wi::to_wide (b)));
+      rp = PREC_ATOM;
+    }
+  else
+    r = index_text (b, depth + 1, &rp);
+  /* Parentheses where C needs them; a - (b - c): the right operand of a
+     non-associative operator.  */
+  bool assoc = code == PLUS_EXPR || code == MULT_EXPR || code == BIT_AND_EXPR
+               || code == BIT_IOR_EXPR || code == BIT_XOR_EXPR;
+  char *t = xasprintf (lp < pr ? "(%s)%s" : "%s%s", l, op);
+  char *u = xasprintf (rp < pr || (rp == pr && !assoc) ? "%s(%s)" : "%s%s", t, r);
+  free (l);
+  free (r);
+  free (t);
+  *prec = pr;
+  return u;
+}
+
+/* Print index X (index_text), "?" when too long to read.  */
+static void
+print_index (pretty_printer *pp, tree x, int depth)
+{
+  int prec;
+  char *t = index_text (x, depth, &prec);
+  pp_string (pp, strlen (t) <= 48 ? t : "?");
+  free (t);
+}
+
+/* The index text of byte offset OFF into elements of SIZE bytes: the
+   front end's I * SIZE, and the folded forms of its sums (2 * k + 1 is
+   k * 16 + 8 for doubles); NULL when a part is not a multiple of SIZE.
+   *PREC as for index_text.  xstrdup-ed.  */
+static char *
+offset_index_text (tree off, HOST_WIDE_INT size, int depth, int *prec)
+{
+  *prec = PREC_ATOM;
+  if (depth > 6)
+    return NULL;
   if (TREE_CODE (off) == INTEGER_CST)
     {
       /* sizetype: a negative offset is a large one.  */
       HOST_WIDE_INT o = (HOST_WIDE_INT) TREE_INT_CST_LOW (off);
-      if (o % s == 0)
-        *index = build_int_cst (ssizetype, o / s);
-      return true;
+      return o % size == 0 ? xasprintf (HOST_WIDE_INT_PRINT_DEC, o / size) : NULL;
     }
-  tree x = off;
-  if (s > 1)
+  if (size == 1)
+    return index_text (off, depth, prec);
+  gassign *def = TREE_CODE (off) == SSA_NAME ? dyn_cast<gassign *> (SSA_NAME_DEF_STMT (off)) : NULL;
+  if (!def)
+    return NULL;
+  enum tree_code code = gimple_assign_rhs_code (def);
+  tree a = gimple_assign_rhs1 (def);
+  if (CONVERT_EXPR_CODE_P (code))
+    return offset_index_text (a, size, depth + 1, prec);
+  if (code == MULT_EXPR && tree_fits_shwi_p (gimple_assign_rhs2 (def)))
     {
-      gassign *mul = TREE_CODE (off) == SSA_NAME
-                     ? dyn_cast<gassign *> (SSA_NAME_DEF_STMT (off)) : NULL;
-      if (!mul || gimple_assign_rhs_code (mul) != MULT_EXPR
-          || !tree_fits_uhwi_p (gimple_assign_rhs2 (mul))
-          || tree_to_uhwi (gimple_assign_rhs2 (mul)) != (unsigned HOST_WIDE_INT) s)
-        return true;
-      x = gimple_assign_rhs1 (mul);
+      HOST_WIDE_INT c = tree_to_shwi (gimple_assign_rhs2 (def));
+      if (c % size)
+        return NULL;
+      int p;
+      char *x = index_text (a, depth + 1, &p);
+      if (c == size)
+        {
+          *prec = p;
+          return x;
+        }
+      char *r = xasprintf (p < PREC_MUL ? HOST_WIDE_INT_PRINT_DEC " * (%s)"
+                                        : HOST_WIDE_INT_PRINT_DEC " * %s", c / size, x);
+      free (x);
+      *prec = PREC_MUL;
+      return r;
     }
-  /* The index's own name, through the front end's conversion to sizetype.  */
-  while (TREE_CODE (x) == SSA_NAME && !SSA_NAME_VAR (x))
+  if (code == PLUS_EXPR || code == MINUS_EXPR)
     {
-      gassign *conv = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x));
-      if (!conv || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (conv)))
-        return true;
-      x = gimple_assign_rhs1 (conv);
+      tree b = gimple_assign_rhs2 (def);
+      const char *op = code == PLUS_EXPR ? " + " : " - ";
+      tree nb = b;
+      if (code == PLUS_EXPR && TREE_CODE (b) == INTEGER_CST && wi::neg_p (wi::to_wide (b), SIGNED))
+        {
+          op = " - ";
+          nb = wide_int_to_tree (TREE_TYPE (b), -wi::to_wide (b));
+        }
+      int lp, rp;
+      char *l = offset_index_text (a, size, depth + 1, &lp);
+      char *r = l ? offset_index_text (nb, size, depth + 1, &rp) : NULL;
+      /* a - (b + c): the right operand of a subtraction.  */
+      bool paren = op[1] == '-' && rp <= PREC_ADD;
+      char *t = l && r ? xasprintf (paren ? "%s%s(%s)" : "%s%s%s", l, op, r) : NULL;
+      free (l);
+      free (r);
+      *prec = PREC_ADD;
+      return t;
     }
-  if (TREE_CODE (x) == INTEGER_CST || TREE_CODE (x) == SSA_NAME)
-    *index = x;
-  return true;
+  return NULL;
 }
 
-/* BASE[INDEX], BASE[?] without an index.  */
+/* BASE[INDEX], BASE[?] without an index (or one too long to read);
+   INDEX (xstrdup-ed) is freed.  */
 static void
-print_indexed (pretty_printer *pp, tree base, tree index, int depth)
+print_indexed (pretty_printer *pp, tree base, char *index, int depth)
 {
   print_ref (pp, base, depth + 1);
   pp_string (pp, "[");
-  if (index)
-    print_ref (pp, index, depth + 1);
-  else
-    pp_string (pp, "?");
+  pp_string (pp, index && strlen (index) <= 48 ? index : "?");
   pp_string (pp, "]");
+  free (index);
 }
 
 /* Append to BUF a readable form of the address computation REF: decl and
@@ -306,7 +457,8 @@ print_ref (pretty_printer *pp, tree ref, int depth)
       {
         tree base = TREE_OPERAND (ref, 0);
         tree field = TREE_OPERAND (ref, 1);
-        tree ptr_base, index;
+        tree ptr_base;
+        char *index;
         if ((TREE_CODE (base) == MEM_REF && omp_data_pointer_p (TREE_OPERAND (base, 0)))
             || omp_data_p (base, ".omp_data_o"))
           ;   /* a variable an OpenMP region shares: its name alone */
@@ -334,7 +486,7 @@ print_ref (pretty_printer *pp, tree ref, int depth)
     case ARRAY_RANGE_REF:
       print_ref (pp, TREE_OPERAND (ref, 0), depth + 1);
       pp_string (pp, "[");
-      print_ref (pp, TREE_OPERAND (ref, 1), depth + 1);
+      print_index (pp, TREE_OPERAND (ref, 1), depth + 1);
       pp_string (pp, "]");
       return;
     case MEM_REF:
@@ -345,11 +497,28 @@ print_ref (pretty_printer *pp, tree ref, int depth)
             print_ref (pp, TREE_OPERAND (ptr, 0), depth + 1);
             return;
           }
-        tree ptr_base, index;
+        tree ptr_base;
+        char *index;
         if (integer_zerop (TREE_OPERAND (ref, 1)) && indexed_pointer (ptr, &ptr_base, &index))
           {
             print_indexed (pp, ptr_base, index, depth);
             return;
+          }
+        /* p[3]: a constant index folded into the offset, when the
+           access is of p's own element type.  */
+        tree elt = POINTER_TYPE_P (TREE_TYPE (ptr)) ? TREE_TYPE (TREE_TYPE (ptr)) : NULL_TREE;
+        tree size = elt && COMPLETE_TYPE_P (elt) ? TYPE_SIZE_UNIT (elt) : NULL_TREE;
+        if (TREE_CODE (ptr) == SSA_NAME && size && tree_fits_uhwi_p (size) && !integer_zerop (size)
+            && TYPE_MAIN_VARIANT (elt) == TYPE_MAIN_VARIANT (TREE_TYPE (ref))
+            && tree_fits_shwi_p (TREE_OPERAND (ref, 1)) && !integer_zerop (TREE_OPERAND (ref, 1)))
+          {
+            HOST_WIDE_INT o = tree_to_shwi (TREE_OPERAND (ref, 1));
+            HOST_WIDE_INT e = (HOST_WIDE_INT) tree_to_uhwi (size);
+            if (o % e == 0)
+              {
+                print_indexed (pp, ptr, xasprintf (HOST_WIDE_INT_PRINT_DEC, o / e), depth);
+                return;
+              }
           }
         print_pointer_deref (pp, ptr, TREE_OPERAND (ref, 1), NULL_TREE, depth);
         return;
@@ -395,7 +564,8 @@ print_pointer_deref (pretty_printer *pp, tree ptr, tree offset, tree index, int 
       print_ref (pp, ptr, depth + 1);
       return;
     }
-  print_indexed (pp, ptr, index, depth);
+  int prec;
+  print_indexed (pp, ptr, index ? index_text (index, depth + 1, &prec) : NULL, depth);
 }
 
 const char *
@@ -485,7 +655,7 @@ site_text (gimple *stmt, tree ref, unsigned element_bytes)
 {
   const char *text = zi_ref_text (ref);
   location_t loc = gimple_location (stmt);
-  if ((*text && !strchr (text, '?')) || !early_texts || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
+  if (!early_texts || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
     return text;
   char *key = text_key (expand_location (loc), element_bytes);
   const char **early = early_texts->get (key);

@@ -16,7 +16,8 @@ Expectation comments (C/C++ "//" or Fortran "!"), all numbers hand-derived:
                                records).  lanes>=N means "some record here
                                has at least N lanes"; expr=A|B|... that the
                                records' texts are these (a line with loads
-                               of different expressions).
+                               of different expressions).  A value in double
+                               quotes may hold spaces: expr="p[i + 1].w".
   expect-total: KIND.KEY=VALUE ...   program totals (summary.int/float/other)
   expect-threads: TOTALS;TOTALS;...  per-thread int totals as a multiset,
                                each "elements,bytes,redundant_bytes,zero_elements"
@@ -137,6 +138,12 @@ DATA_CLASSES = ("static", "heap", "stack", "unknown")
 KINDS = ("int", "float")
 
 
+def expect_words(val):
+    """The KEY=VALUE words of an expect: line; a value in double quotes may
+    hold spaces (expr="p[i + 1].w")."""
+    return [w.replace('"', '') for w in re.findall(r'(?:[^\s"]|"[^"]*")+', val)]
+
+
 def fail(msg):
     print("FAIL: " + msg)
     sys.exit(1)
@@ -229,10 +236,10 @@ def parse_source(path, arch="x86_64"):
         val = re.sub(r"\*/\s*$", "", val).strip()
         if key == "expect":
             spec["lines"] = [(n, w) for n, w in spec["lines"] if n != lineno]
-            spec["lines"].append((lineno, for_target(val.split(), arch)))
+            spec["lines"].append((lineno, for_target(expect_words(val), arch)))
         elif key.startswith("expect@"):
             # Several may name one line (one per call path): never replaced.
-            spec["lines"].append((key[7:], for_target(val.split(), arch)))
+            spec["lines"].append((key[7:], for_target(expect_words(val), arch)))
         elif key == "expect-total":
             totals.update(kv.split("=", 1) for kv in val.split())
             spec["totals"] = list(totals.items())

@@ -11,8 +11,9 @@
    zeroinst-env: ZEROINST_MODE=code,data
    zeroinst-lib: zidshlib data_shlib_lib.c
    zeroinst-dlopen: zidl data_dlopen_lib.c
-   (lib_priv_sum's loop of 4 is unrolled: 4 records on its line; 10 in all)
-   expect-records: 10
+   (lib_priv_sum's loop of 4 is unrolled: its 4 loads all read priv[i], one
+   record with "copies": 4; 7 in all)
+   expect-records: 7
    expect-data-records: 5
 
    int: lib_table 16/128/112/0, lib priv 4/16/15/3, priv 4/16/14/2 (static:
@@ -35,7 +36,7 @@
    The library's priv = {0, 0, 0, 9}, read by lib_priv_sum: 4 + 4 + 4 + 3
    = 15 redundant, 3 zero elements; map "12z1x3z".
    expect-data: static=priv int module=libzidshlib.so size=16 elements=4 bytes=16 redundant_bytes=15 zero_elements=3 never_loaded_bytes=0 always_zero_bytes=15 map=12z1x3z
-   expect@lib_priv_load: elements=4 bytes=16 redundant_bytes=15 zero_elements=3
+   expect@lib_priv_load: elements=4 bytes=16 redundant_bytes=15 zero_elements=3 copies=4 expr=priv[i]
 
    The program's priv = {1, 2, 0, 0}: 3 + 3 + 4 + 4 = 14, 2 zero elements;
    map "1x3z1x11z".

@@ -1,6 +1,6 @@
-/* A neighbour's element, p[i + 1] or p[i - 1], has no variable for its
-   index: its text is p[?].w, never p[i].w (plugin/site.cc,
-   indexed_pointer), while p[i].id keeps its index.  At -O2 GCC carries
+/* A neighbour's element, p[i + 1] or p[i - 1], reads as the source
+   writes it, never p[i].w (plugin/site.cc, index_text), and p[i].id
+   keeps its index.  At -O2 GCC carries
    p[i - 1].w over from the previous iteration (a load without a
    location of its own): only the lines below are checked.
    zeroinst-flags: -O0 -g
@@ -15,7 +15,7 @@ sten (const struct pt *p, int n)
 {
   double s = 0;
   for (int i = 1; i < n - 1; i++)
-    s += p[i + 1].w  // expect: expr=p[?].w
+    s += p[i + 1].w  // expect: expr="p[i + 1].w"
          - p[i - 1].w
          + p[i].id;  // expect: elements=98 expr=p[i].id
   return s;
