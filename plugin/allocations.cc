@@ -112,114 +112,6 @@ user_name (tree decl)
   return NULL;
 }
 
-/* Is REF gfortran's DESC.FIELD for an array descriptor DESC?
-   (GFC_DESCRIPTOR_TYPE_P is the record's TYPE_LANG_FLAG_1; its fields
-   are data, offset, dtype, span, dim.)  */
-static bool
-descriptor_field_p (tree ref, const char *field)
-{
-  if (TREE_CODE (ref) != COMPONENT_REF)
-    return false;
-  tree rec = TREE_TYPE (TREE_OPERAND (ref, 0));
-  tree f = TREE_OPERAND (ref, 1);
-  return TREE_CODE (rec) == RECORD_TYPE && TYPE_LANG_FLAG_1 (rec) && DECL_NAME (f)
-         && strcmp (IDENTIFIER_POINTER (DECL_NAME (f)), field) == 0;
-}
-
-/* The descriptor whose FIELD SSA name VAL was loaded from, or NULL.  */
-static tree
-loaded_descriptor_field (tree val, const char *field)
-{
-  if (TREE_CODE (val) != SSA_NAME)
-    return NULL_TREE;
-  gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (val));
-  if (!def || !gimple_assign_load_p (def) || !descriptor_field_p (gimple_assign_rhs1 (def), field))
-    return NULL_TREE;
-  return TREE_OPERAND (gimple_assign_rhs1 (def), 0);
-}
-
-/* Print the subscript of a rank-1 array: gfortran indexes DESC.data with
-   DESC.offset + i, so "i" (the named variable or constant), else "?".  */
-static void
-print_subscript (pretty_printer *pp, tree index)
-{
-  gassign *def = TREE_CODE (index) == SSA_NAME
-                 ? dyn_cast<gassign *> (SSA_NAME_DEF_STMT (index)) : NULL;
-  tree i = NULL_TREE;
-  if (def && gimple_assign_rhs_code (def) == PLUS_EXPR)
-    {
-      tree a = gimple_assign_rhs1 (def), b = gimple_assign_rhs2 (def);
-      i = loaded_descriptor_field (a, "offset") ? b : loaded_descriptor_field (b, "offset") ? a
-                                                                                            : NULL_TREE;
-    }
-  while (i && TREE_CODE (i) == SSA_NAME && !SSA_NAME_VAR (i))
-    {
-      gassign *conv = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (i));
-      i = conv && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (conv)) ? gimple_assign_rhs1 (conv)
-                                                                       : NULL_TREE;
-    }
-  const char *name = !i ? NULL : TREE_CODE (i) == SSA_NAME ? user_name (SSA_NAME_VAR (i)) : NULL;
-  if (name)
-    pp_string (pp, name);
-  else if (i && TREE_CODE (i) == INTEGER_CST)
-    pp_wide_integer (pp, TREE_INT_CST_LOW (i));
-  else
-    pp_string (pp, "?");
-}
-
-/* Fortran's text of the place REF: "a", "s%buf", "lev(l)%u" (the data
-   field of a descriptor is the array itself; a dummy argument is a
-   pointer to its actual).  False if some part has no name.  */
-static bool
-print_fortran_place (pretty_printer *pp, tree ref, int depth)
-{
-  if (depth > 8)
-    return false;
-  switch (TREE_CODE (ref))
-    {
-    case VAR_DECL:
-    case PARM_DECL:
-    case SSA_NAME:
-      {
-        const char *name = user_name (TREE_CODE (ref) == SSA_NAME ? SSA_NAME_VAR (ref) : ref);
-        if (name)
-          pp_string (pp, name);
-        return name != NULL;
-      }
-    case COMPONENT_REF:
-      if (descriptor_field_p (ref, "data"))
-        return print_fortran_place (pp, TREE_OPERAND (ref, 0), depth + 1);
-      if (!DECL_NAME (TREE_OPERAND (ref, 1))
-          || !print_fortran_place (pp, TREE_OPERAND (ref, 0), depth + 1))
-        return false;
-      pp_string (pp, "%");
-      pp_string (pp, IDENTIFIER_POINTER (DECL_NAME (TREE_OPERAND (ref, 1))));
-      return true;
-    case ARRAY_REF:
-      {
-        /* (*DESC.data)[DESC.offset + i]: DESC(i).  */
-        tree base = TREE_OPERAND (ref, 0);
-        tree desc = TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
-                    ? loaded_descriptor_field (TREE_OPERAND (base, 0), "data") : NULL_TREE;
-        if (!desc || !print_fortran_place (pp, desc, depth + 1))
-          return false;
-        pp_string (pp, "(");
-        print_subscript (pp, TREE_OPERAND (ref, 1));
-        pp_string (pp, ")");
-        return true;
-      }
-    case MEM_REF:
-      /* *s for a dummy argument s: s.  */
-      if (!integer_zerop (TREE_OPERAND (ref, 1)))
-        return false;
-      if (TREE_CODE (TREE_OPERAND (ref, 0)) == ADDR_EXPR)
-        return print_fortran_place (pp, TREE_OPERAND (TREE_OPERAND (ref, 0), 0), depth + 1);
-      return print_fortran_place (pp, TREE_OPERAND (ref, 0), depth + 1);
-    default:
-      return false;
-    }
-}
-
 /* The text of the place REF (a store's left-hand side) as the source
    writes it ("a[?]" where an index has no name), or NULL if its base
    has no name.  */
@@ -228,8 +120,9 @@ place_name (tree ref)
 {
   if (lang_GNU_Fortran ())
     {
+      zi_text_begin ();
       pretty_printer pp;
-      return print_fortran_place (&pp, ref, 0) ? xstrdup (pp_formatted_text (&pp)) : NULL;
+      return zi_print_fortran_place (&pp, ref) ? xstrdup (pp_formatted_text (&pp)) : NULL;
     }
   const char *text = zi_ref_text (ref);
   if (!*text || text[strspn (text, "*")] == '?' || *text == '.')

@@ -108,6 +108,24 @@ zi_source_function_name (tree fndecl, unsigned *flags)
   return copy;
 }
 
+/* The steps one text may take (zi_ref_text): the printers follow SSA
+   definitions, whose shared subexpressions could make a walk grow
+   exponentially; past the budget a part prints as '?' or "...".  */
+static int text_budget = 400;
+
+static bool
+spend (void)
+{
+  return text_budget-- > 0;
+}
+
+/* A new text begins (zi_ref_text does this itself).  */
+void
+zi_text_begin (void)
+{
+  text_budget = 400;
+}
+
 /* The source variable an SSA name stands for or was derived from: its own
    variable if it has a user-visible one, else (for temporaries the
    optimizers made, such as induction pointers) the named value it was
@@ -208,7 +226,7 @@ value_source_name (tree val, int depth)
 static char *offset_index_text (tree off, HOST_WIDE_INT size, int depth, int *prec);
 
 static bool
-indexed_pointer (tree ptr, tree *base, char **index)
+indexed_pointer (tree ptr, tree *base, char **index, int depth)
 {
   if (TREE_CODE (ptr) != SSA_NAME)
     return false;
@@ -222,7 +240,7 @@ indexed_pointer (tree ptr, tree *base, char **index)
     return false;
   int prec;
   *base = b;
-  *index = offset_index_text (off, (HOST_WIDE_INT) tree_to_uhwi (size), 0, &prec);
+  *index = offset_index_text (off, (HOST_WIDE_INT) tree_to_uhwi (size), depth + 1, &prec);
   return true;
 }
 
@@ -262,6 +280,41 @@ constant_text (tree c)
   return xstrdup ("?");
 }
 
+/* The name of integer TYPE as a cast writes it, or NULL.  */
+static const char *
+type_name (tree type)
+{
+  tree name = TYPE_NAME (type);
+  if (name && TREE_CODE (name) == TYPE_DECL)
+    name = DECL_NAME (name);
+  if (name && TREE_CODE (name) == IDENTIFIER_NODE)
+    return IDENTIFIER_POINTER (name);
+  /* The optimizers' own narrow types.  */
+  switch (TYPE_PRECISION (type))
+    {
+    case 8: return TYPE_UNSIGNED (type) ? "unsigned char" : "signed char";
+    case 16: return TYPE_UNSIGNED (type) ? "unsigned short" : "short";
+    default: return NULL;
+    }
+}
+
+/* L OP R (OP of precedence PR) with the parentheses C needs: around an
+   operand of lower precedence, and around a right operand of the same
+   precedence unless OP is associative with it (+ with + and -, and each
+   bitwise operator with itself): a - (b - c), a * (b / c).  Frees L and
+   R.  */
+static char *
+compose (char *l, int lp, const char *op, int pr, char *r, int rp)
+{
+  bool assoc = pr == PREC_ADD ? op[1] == '+' : pr == PREC_AND || pr == PREC_XOR || pr == PREC_OR;
+  char *t = xasprintf (lp < pr ? "(%s)%s" : "%s%s", l, op);
+  char *u = xasprintf (rp < pr || (rp == pr && !assoc) ? "%s(%s)" : "%s%s", t, r);
+  free (l);
+  free (r);
+  free (t);
+  return u;
+}
+
 /* The text of integer value X as the source computed it (an array
    index): named variables, constants, the C operators above on them
    and values loaded from memory (key[t]), "?" for a part without a name
@@ -273,7 +326,7 @@ index_text (tree x, int depth, int *prec)
   *prec = PREC_ATOM;
   if (TREE_CODE (x) == INTEGER_CST)
     return constant_text (x);
-  if (TREE_CODE (x) != SSA_NAME || depth > 12)
+  if (TREE_CODE (x) != SSA_NAME || depth > 24 || !spend ())
     return xstrdup ("?");
   tree var = SSA_NAME_VAR (x);
   if (var && DECL_NAME (var) && !DECL_IGNORED_P (var) && !DECL_ARTIFICIAL (var))
@@ -286,11 +339,26 @@ index_text (tree x, int depth, int *prec)
   if (gimple_assign_load_p (def))
     {
       pretty_printer pp;
-      print_ref (&pp, a, depth + 3);
+      print_ref (&pp, a, depth + 1);
       return xstrdup (pp_formatted_text (&pp));
     }
-  if (CONVERT_EXPR_CODE_P (code) || code == SSA_NAME)
+  if (code == SSA_NAME
+      || (CONVERT_EXPR_CODE_P (code) && INTEGRAL_TYPE_P (TREE_TYPE (a))
+          && TYPE_PRECISION (TREE_TYPE (x)) >= TYPE_PRECISION (TREE_TYPE (a))))
     return index_text (a, depth + 1, prec);
+  if (CONVERT_EXPR_CODE_P (code))
+    {
+      /* A narrowing cast changes the value: (unsigned char) (h + k).  */
+      const char *name = type_name (TREE_TYPE (x));
+      if (!name)
+        return xstrdup ("?");
+      int p;
+      char *t = index_text (a, depth + 1, &p);
+      char *r = xasprintf (p < PREC_UNARY ? "(%s) (%s)" : "(%s) %s", name, t);
+      free (t);
+      *prec = PREC_UNARY;
+      return r;
+    }
   if (code == NEGATE_EXPR)
     {
       int p;
@@ -316,17 +384,26 @@ index_text (tree x, int depth, int *prec)
     }
   else
     r = index_text (b, depth + 1, &rp);
-  /* Parentheses where C needs them; a - (b - c): the right operand of a
-     non-associative operator.  */
-  bool assoc = code == PLUS_EXPR || code == MULT_EXPR || code == BIT_AND_EXPR
-               || code == BIT_IOR_EXPR || code == BIT_XOR_EXPR;
-  char *t = xasprintf (lp < pr ? "(%s)%s" : "%s%s", l, op);
-  char *u = xasprintf (rp < pr || (rp == pr && !assoc) ? "%s(%s)" : "%s%s", t, r);
-  free (l);
-  free (r);
-  free (t);
   *prec = pr;
-  return u;
+  char *t = compose (l, lp, op, pr, r, rp);
+  /* Arithmetic narrower than int wraps where C's would not: cast it.  */
+  if (INTEGRAL_TYPE_P (TREE_TYPE (x))
+      && TYPE_PRECISION (TREE_TYPE (x)) < TYPE_PRECISION (integer_type_node))
+    {
+      const char *name = type_name (TREE_TYPE (x));
+      char *c = name ? xasprintf ("(%s) (%s)", name, t) : xstrdup ("?");
+      free (t);
+      *prec = PREC_UNARY;
+      return c;
+    }
+  return t;
+}
+
+/* index_text for other files (fortran.cc).  */
+char *
+zi_index_text (tree x, int *prec)
+{
+  return index_text (x, 0, prec);
 }
 
 /* Print index X (index_text), "?" when too long to read.  */
@@ -335,7 +412,7 @@ print_index (pretty_printer *pp, tree x, int depth)
 {
   int prec;
   char *t = index_text (x, depth, &prec);
-  pp_string (pp, strlen (t) <= 48 ? t : "?");
+  pp_string (pp, strlen (t) <= 64 ? t : "?");
   free (t);
 }
 
@@ -347,7 +424,7 @@ static char *
 offset_index_text (tree off, HOST_WIDE_INT size, int depth, int *prec)
 {
   *prec = PREC_ATOM;
-  if (depth > 6)
+  if (depth > 24 || !spend ())
     return NULL;
   if (TREE_CODE (off) == INTEGER_CST)
     {
@@ -376,11 +453,8 @@ offset_index_text (tree off, HOST_WIDE_INT size, int depth, int *prec)
           *prec = p;
           return x;
         }
-      char *r = xasprintf (p < PREC_MUL ? HOST_WIDE_INT_PRINT_DEC " * (%s)"
-                                        : HOST_WIDE_INT_PRINT_DEC " * %s", c / size, x);
-      free (x);
       *prec = PREC_MUL;
-      return r;
+      return compose (x, p, " * ", PREC_MUL, xasprintf (HOST_WIDE_INT_PRINT_DEC, c / size), PREC_ATOM);
     }
   if (code == PLUS_EXPR || code == MINUS_EXPR)
     {
@@ -395,13 +469,12 @@ offset_index_text (tree off, HOST_WIDE_INT size, int depth, int *prec)
       int lp, rp;
       char *l = offset_index_text (a, size, depth + 1, &lp);
       char *r = l ? offset_index_text (nb, size, depth + 1, &rp) : NULL;
-      /* a - (b + c): the right operand of a subtraction.  */
-      bool paren = op[1] == '-' && rp <= PREC_ADD;
-      char *t = l && r ? xasprintf (paren ? "%s%s(%s)" : "%s%s%s", l, op, r) : NULL;
+      *prec = PREC_ADD;
+      if (l && r)
+        return compose (l, lp, op, PREC_ADD, r, rp);
       free (l);
       free (r);
-      *prec = PREC_ADD;
-      return t;
+      return NULL;
     }
   return NULL;
 }
@@ -413,7 +486,7 @@ print_indexed (pretty_printer *pp, tree base, char *index, int depth)
 {
   print_ref (pp, base, depth + 1);
   pp_string (pp, "[");
-  pp_string (pp, index && strlen (index) <= 48 ? index : "?");
+  pp_string (pp, index && strlen (index) <= 64 ? index : "?");
   pp_string (pp, "]");
   free (index);
 }
@@ -426,9 +499,17 @@ static void print_pointer_deref (pretty_printer *, tree, tree, tree, int);
 static void
 print_ref (pretty_printer *pp, tree ref, int depth)
 {
-  if (depth > 8)
+  if (depth > 24 || !spend ())
     {
       pp_string (pp, "...");
+      return;
+    }
+  /* Fortran's references in Fortran's syntax, where fortran.cc knows
+     them whole.  */
+  pretty_printer fortran;
+  if (zi_print_fortran (&fortran, ref, depth))
+    {
+      pp_string (pp, pp_formatted_text (&fortran));
       return;
     }
   switch (TREE_CODE (ref))
@@ -463,7 +544,7 @@ print_ref (pretty_printer *pp, tree ref, int depth)
             || omp_data_p (base, ".omp_data_o"))
           ;   /* a variable an OpenMP region shares: its name alone */
         else if (TREE_CODE (base) == MEM_REF && integer_zerop (TREE_OPERAND (base, 1))
-                 && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index))
+                 && indexed_pointer (TREE_OPERAND (base, 0), &ptr_base, &index, depth))
           {
             print_indexed (pp, ptr_base, index, depth);
             pp_string (pp, ".");
@@ -499,20 +580,25 @@ print_ref (pretty_printer *pp, tree ref, int depth)
           }
         tree ptr_base;
         char *index;
-        if (integer_zerop (TREE_OPERAND (ref, 1)) && indexed_pointer (ptr, &ptr_base, &index))
+        if (integer_zerop (TREE_OPERAND (ref, 1)) && indexed_pointer (ptr, &ptr_base, &index, depth))
           {
             print_indexed (pp, ptr_base, index, depth);
             return;
           }
-        /* p[3]: a constant index folded into the offset, when the
-           access is of p's own element type.  */
+        /* p[3], p[-1]: a constant index folded into the offset, when
+           the access is of p's own element type.  */
         tree elt = POINTER_TYPE_P (TREE_TYPE (ptr)) ? TREE_TYPE (TREE_TYPE (ptr)) : NULL_TREE;
         tree size = elt && COMPLETE_TYPE_P (elt) ? TYPE_SIZE_UNIT (elt) : NULL_TREE;
-        if (TREE_CODE (ptr) == SSA_NAME && size && tree_fits_uhwi_p (size) && !integer_zerop (size)
+        tree var = TREE_CODE (ptr) == SSA_NAME ? SSA_NAME_VAR (ptr) : NULL_TREE;
+        if (var && DECL_NAME (var) && !DECL_IGNORED_P (var) && !DECL_ARTIFICIAL (var)
+            && size && tree_fits_uhwi_p (size) && !integer_zerop (size)
             && TYPE_MAIN_VARIANT (elt) == TYPE_MAIN_VARIANT (TREE_TYPE (ref))
-            && tree_fits_shwi_p (TREE_OPERAND (ref, 1)) && !integer_zerop (TREE_OPERAND (ref, 1)))
+            && TREE_CODE (TREE_OPERAND (ref, 1)) == INTEGER_CST
+            && !integer_zerop (TREE_OPERAND (ref, 1)))
           {
-            HOST_WIDE_INT o = tree_to_shwi (TREE_OPERAND (ref, 1));
+            /* The named pointer itself (not a pointer derived from it:
+               p + i * 4 with 12 more is p[i + 3]); signed.  */
+            HOST_WIDE_INT o = wi::to_wide (TREE_OPERAND (ref, 1)).to_shwi ();
             HOST_WIDE_INT e = (HOST_WIDE_INT) tree_to_uhwi (size);
             if (o % e == 0)
               {
@@ -573,6 +659,7 @@ zi_ref_text (tree ref)
 {
   if (!ref)
     return "";
+  zi_text_begin ();
   pretty_printer pp;
   print_ref (&pp, ref, 0);
   return xstrdup (pp_formatted_text (&pp));
@@ -600,6 +687,31 @@ text_key (const expanded_location &x, unsigned HOST_WIDE_INT bytes)
   return xasprintf ("%s:%d:%d:%u", x.file ? x.file : "", x.line, x.column, (unsigned) bytes);
 }
 
+/* KEY (malloc'd, kept or freed) reads as TEXT; "" if another load with
+   that key reads differently.  */
+static void
+note_text (char *key, const char *text)
+{
+  bool existed;
+  const char *&known = early_texts->get_or_insert (key, &existed);
+  if (!existed)
+    known = text;
+  else
+    {
+      if (strcmp (known, text) != 0)
+        known = "";
+      free (key);
+    }
+}
+
+/* text_key of a load of an element of Fortran array ARRAY.  */
+static char *
+array_key (const expanded_location &x, unsigned HOST_WIDE_INT bytes, const char *array)
+{
+  return xasprintf ("%s:%d:%d:%u:%s", x.file ? x.file : "", x.line, x.column, (unsigned) bytes,
+                    array);
+}
+
 /* Remember the text of every load of FUN as the early GIMPLE writes it,
    before the loop optimizers turn p[i].w into MEM[ivtmp + 8]: the late
    pass's sites take it where their own text has a '?' (zi_make_site).
@@ -623,33 +735,37 @@ zi_note_early_texts (function *fun)
         const char *text = zi_ref_text (rhs);
         if (!*text)
           continue;
-        char *key = text_key (expand_location (loc), element_bytes (TREE_TYPE (rhs)));
-        bool existed;
-        const char *&known = early_texts->get_or_insert (key, &existed);
-        if (!existed)
-          known = text;
-        else
+        note_text (text_key (expand_location (loc), element_bytes (TREE_TYPE (rhs))), text);
+        /* gfortran gives a statement's loads one location: per array and
+           per rank too.  */
+        int rank;
+        if (char *array = zi_fortran_array_name (rhs, &rank))
           {
-            if (strcmp (known, text) != 0)
-              known = "";
-            free (key);
+            unsigned bytes = element_bytes (TREE_TYPE (rhs));
+            note_text (array_key (expand_location (loc), bytes, array), text);
+            free (array);
+            array = xasprintf ("#%d", rank);
+            note_text (array_key (expand_location (loc), bytes, array), text);
+            free (array);
           }
       }
 }
 
-/* The number of '?' in S.  */
+/* The number of unknown parts of S: '?', and "..." where the printer
+   stopped.  */
 static unsigned
 unknowns (const char *s)
 {
   unsigned n = 0;
-  for (; *s; s++)
-    n += *s == '?';
+  for (const char *p = s; *p; p++)
+    n += *p == '?' || (p[0] == '.' && p[1] == '.' && p[2] == '.');
   return n;
 }
 
 /* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
-   element: REF's when it is whole, else the early GIMPLE's at STMT's own
-   location when that one has no more unknown parts (p[?].w for p[?]).  */
+   element: the early GIMPLE's at STMT's own location (for a Fortran
+   array's element, at that location and of that array) when that one is
+   known and has no more unknown parts, else REF's.  */
 static const char *
 site_text (gimple *stmt, tree ref, unsigned element_bytes)
 {
@@ -657,9 +773,28 @@ site_text (gimple *stmt, tree ref, unsigned element_bytes)
   location_t loc = gimple_location (stmt);
   if (!early_texts || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
     return text;
-  char *key = text_key (expand_location (loc), element_bytes);
+  expanded_location x = expand_location (loc);
+  char *key = text_key (x, element_bytes);
   const char **early = early_texts->get (key);
   free (key);
+  int rank;
+  if ((!early || !**early))
+    if (char *array = zi_fortran_array_name (ref, &rank))
+      {
+        key = array_key (x, element_bytes, array);
+        early = early_texts->get (key);
+        free (key);
+        if (!early || !**early)
+          {
+            /* Inlined: the caller's array, of the same rank.  */
+            free (array);
+            array = xasprintf ("#%d", rank);
+            key = array_key (x, element_bytes, array);
+            early = early_texts->get (key);
+            free (key);
+          }
+        free (array);
+      }
   if (early && **early && (!*text || unknowns (*early) <= unknowns (text)))
     return *early;
   return text;

@@ -52,6 +52,13 @@ tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
                    unsigned access_bytes);
 tree zi_make_tail (gcall *call);
 const char *zi_ref_text (tree ref);
+char *zi_index_text (tree x, int *prec);
+void zi_text_begin (void);
+
+/* fortran.cc */
+bool zi_print_fortran (pretty_printer *pp, tree ref, int depth);
+bool zi_print_fortran_place (pretty_printer *pp, tree ref);
+char *zi_fortran_array_name (tree ref, int *rank);
 const char *zi_source_function_name (tree fndecl, unsigned *flags);
 tree zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails);
 

@@ -8,15 +8,34 @@
    such a load).
    n = 8 (argc = 1); each line loads 7 elements (i = 0 .. 6).
    zeroinst-flags: -O0 -g  */
+#include <stddef.h>
 #include <stdio.h>
 
 int a[16], b[16], c[40], idx[16];
+unsigned char tab[256];
+struct vec3 { double x, y, z; };
 long g[8][8];
 
 __attribute__ ((noipa)) long
 second (const int *p)
 {
   return p[1];  // expect: elements=1 expr=p[1]
+}
+
+/* Offsets the front end folded (24-byte elements: (k & 7) * 24 + 24;
+   16-byte steps of doubles), operands of * and / that need their
+   parentheses, a narrowing cast (GCC adds in unsigned char), a negative
+   constant index.  One load each.  */
+__attribute__ ((noipa)) double
+edges (const struct vec3 *v, size_t k, const double *buf, int i, int j, int n, unsigned h,
+       const int *q)
+{
+  double s = v[(k & 7) + 1].y;  // expect: elements=1 expr="v[(k & 7) + 1].y"
+  s += buf[k / 3 * 2 + 1];  // expect: elements=1 expr="buf[k / 3 * 2 + 1]"
+  s += a[(i + 1) * (j % n)];  // expect: elements=1 expr="a[(i + 1) * (j % n)]"
+  s += tab[(unsigned char) (h + k)];  // expect: elements=1 expr="tab[(unsigned char) ((unsigned char) h + (unsigned char) k)]"
+  s += q[-1];  // expect: elements=1 expr=q[-1]
+  return s;
 }
 
 __attribute__ ((noipa)) long
@@ -52,6 +71,9 @@ main (int argc, char **argv)
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++)
       g[i][j] = i * j;
-  printf ("%ld\n", walk (c, argc + 7, 3) + second (c));
+  struct vec3 v[16] = { { 0, 0, 0 } };
+  double buf[8] = { 0 };
+  printf ("%ld %g\n", walk (c, argc + 7, 3) + second (c),
+          edges (v, 3, buf, 2, 3, 5, 7, c + 2));
   return 0;
 }
