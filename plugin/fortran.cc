@@ -14,7 +14,8 @@
    subscript alone).  The strides name their dimension: each is loaded
    from DESC.dim[k].stride, directly or through the function's copies of
    it.  So the subscripts are found term by term, and printed with the
-   index printer of site.cc (index_text); a term that cannot be placed,
+   index printer of site.cc (index_text), ':' for the loop index of an
+   array section (a(i, :), the scalarizer's S.N); a term that cannot be placed,
    or a dimension without one (a constant subscript, folded into the
    offset), leaves the dimension '?'.  The rank is the descriptor type's:
    the length of its dim array.
@@ -107,11 +108,17 @@ loaded_field (tree val, const char *field)
   return TREE_OPERAND (gimple_assign_rhs1 (def), 0);
 }
 
-/* Through copies, conversions and (with PHIS) the PHIs of the function's
-   own temporaries: the value VAL was set from, first found by WANT.  */
+/* How far trace follows a value back: always through copies and
+   conversions; with T_PHI through PHIs (gfortran's choice of a stride
+   or 1, induction variables), with T_ADDRESS through address arithmetic
+   to its base (either term of an integer sum, a pointer sum's pointer).  */
+enum { T_PHI = 1, T_ADDRESS = 2 };
+
+/* The first value VAL was set from, following FLAGS, that WANT maps to
+   non-NULL: what WANT returns.  */
 template <typename F>
 static tree
-trace (tree val, bool phis, int depth, F want)
+trace (tree val, int flags, int depth, F want)
 {
   if (depth > 8)
     return NULL_TREE;
@@ -123,22 +130,22 @@ trace (tree val, bool phis, int depth, F want)
   if (gassign *a = dyn_cast<gassign *> (def))
     {
       enum tree_code code = gimple_assign_rhs_code (a);
-      if (code == SSA_NAME || CONVERT_EXPR_CODE_P (code) || code == MAX_EXPR
-          || code == POINTER_PLUS_EXPR)
-        return trace (gimple_assign_rhs1 (a), phis, depth + 1, want);
-      /* An induction variable of integers: the address is either term.  */
-      if (phis && code == PLUS_EXPR)
-        if (tree t = trace (gimple_assign_rhs1 (a), phis, depth + 1, want))
-          return t;
-      if (phis && code == PLUS_EXPR)
-        return trace (gimple_assign_rhs2 (a), phis, depth + 1, want);
+      if (code == SSA_NAME || CONVERT_EXPR_CODE_P (code)
+          || (code == POINTER_PLUS_EXPR && (flags & T_ADDRESS)))
+        return trace (gimple_assign_rhs1 (a), flags, depth + 1, want);
+      if (code == PLUS_EXPR && (flags & T_ADDRESS))
+        {
+          if (tree t = trace (gimple_assign_rhs1 (a), flags, depth + 1, want))
+            return t;
+          return trace (gimple_assign_rhs2 (a), flags, depth + 1, want);
+        }
       return NULL_TREE;
     }
   if (gphi *phi = dyn_cast<gphi *> (def))
-    if (phis)
+    if (flags & T_PHI)
       for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
         if (gimple_phi_arg_def (phi, i) != val)
-          if (tree t = trace (gimple_phi_arg_def (phi, i), phis, depth + 1, want))
+          if (tree t = trace (gimple_phi_arg_def (phi, i), flags, depth + 1, want))
             return t;
   return NULL_TREE;
 }
@@ -149,7 +156,7 @@ static int
 stride_dim (tree val, tree *desc)
 {
   int dim = -1;
-  trace (val, true, 0, [&] (tree v) -> tree {
+  trace (val, T_PHI, 0, [&] (tree v) -> tree {
     if (TREE_CODE (v) != SSA_NAME)
       return NULL_TREE;
     gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (v));
@@ -171,6 +178,22 @@ stride_dim (tree val, tree *desc)
   return dim;
 }
 
+/* The name of the compiler's temporary X ("offset.4", "S.9": an SSA
+   name of one carries the name only, or an artificial variable), or
+   NULL.  */
+static const char *
+temporary_name (tree x)
+{
+  tree id = NULL_TREE;
+  if (TREE_CODE (x) == SSA_NAME)
+    id = SSA_NAME_VAR (x) ? (DECL_ARTIFICIAL (SSA_NAME_VAR (x)) ? DECL_NAME (SSA_NAME_VAR (x))
+                                                               : NULL_TREE)
+                          : SSA_NAME_IDENTIFIER (x);
+  else if (VAR_P (x) && DECL_ARTIFICIAL (x))
+    id = DECL_NAME (x);
+  return id ? IDENTIFIER_POINTER (id) : NULL;
+}
+
 /* Is VAL the array's offset (DESC.offset, or the function's copy of it,
    offset.N, computed from the strides)?  */
 static bool
@@ -178,35 +201,35 @@ offset_term_p (tree val)
 {
   if (loaded_field (val, "offset"))
     return true;
-  return TREE_CODE (val) == SSA_NAME && SSA_NAME_VAR (val) && DECL_ARTIFICIAL (SSA_NAME_VAR (val))
-         && DECL_NAME (SSA_NAME_VAR (val))
-         && strcmp (IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (val))), "offset") == 0;
+  const char *n = temporary_name (val);
+  return n && strncmp (n, "offset", 6) == 0 && (!n[6] || n[6] == '.');
 }
 
-/* The descriptor whose data pointer PTR is (through copies and, with
-   PHIS, induction variables and pointer arithmetic), or NULL.  */
+/* The descriptor whose data pointer PTR is (through copies; with BASE,
+   the base of an induction variable or of pointer arithmetic: an
+   element somewhere in that array), or NULL.  */
 static tree
-data_descriptor (tree ptr, bool phis)
+data_descriptor (tree ptr, bool base)
 {
-  return trace (ptr, phis, 0, [] (tree v) { return loaded_field (v, "data"); });
+  return trace (ptr, base ? T_PHI | T_ADDRESS : 0, 0,
+                [] (tree v) { return loaded_field (v, "data"); });
 }
 
-/* Are A and B the same descriptor?  Also *P and *Q where P and Q were
-   loaded from one place (an OpenMP region loads .omp_data_i->u for
-   each use).  */
+static bool print_fortran (pretty_printer *pp, tree ref, int depth, bool place);
+
+/* Are A and B the same descriptor: one tree, or one text without unknown
+   parts (gfortran reloads lev(l)%u, and an OpenMP region the pointer to
+   a shared one, for each of its fields)?  */
 static bool
 same_descriptor (tree a, tree b)
 {
   if (operand_equal_p (a, b, 0))
     return true;
-  if (TREE_CODE (a) != MEM_REF || TREE_CODE (b) != MEM_REF
-      || !integer_zerop (TREE_OPERAND (a, 1)) || !integer_zerop (TREE_OPERAND (b, 1))
-      || TREE_CODE (TREE_OPERAND (a, 0)) != SSA_NAME || TREE_CODE (TREE_OPERAND (b, 0)) != SSA_NAME)
+  pretty_printer pa, pb;
+  if (!print_fortran (&pa, a, 0, true) || !print_fortran (&pb, b, 0, true))
     return false;
-  gassign *p = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (TREE_OPERAND (a, 0)));
-  gassign *q = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (TREE_OPERAND (b, 0)));
-  return p && q && gimple_assign_load_p (p) && gimple_assign_load_p (q)
-         && operand_equal_p (gimple_assign_rhs1 (p), gimple_assign_rhs1 (q), 0);
+  const char *ta = pp_formatted_text (&pa), *tb = pp_formatted_text (&pb);
+  return !strchr (ta, '?') && strcmp (ta, tb) == 0;
 }
 
 /* Add the terms of the sum X to TERMS (at most 16).  */
@@ -222,6 +245,34 @@ sum_terms (tree x, vec<tree> *terms, int depth)
     }
   if (terms->length () < 16)
     terms->safe_push (x);
+}
+
+/* Is X (through conversions) a loop index of gfortran's scalarizer (a
+   temporary S.N): the subscript of an array section, a(:, k)?  */
+static bool
+section_index_p (tree x)
+{
+  for (int i = 0; i < 4; i++)
+    {
+      const char *n = temporary_name (x);
+      if (n)
+        return n[0] == 'S' && n[1] == '.' && n[2] && strspn (n + 2, "0123456789") == strlen (n + 2);
+      /* Through conversions, and at -O0 the load of S.N from memory.  */
+      gassign *def = TREE_CODE (x) == SSA_NAME ? dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x)) : NULL;
+      if (!def || !(CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def))
+                    || (gimple_assign_load_p (def) && VAR_P (gimple_assign_rhs1 (def)))))
+        return false;
+      x = gimple_assign_rhs1 (def);
+    }
+  return false;
+}
+
+/* The text of subscript X: ":" for a section's.  */
+static char *
+subscript_text (tree x)
+{
+  int prec;
+  return section_index_p (x) ? xstrdup (":") : zi_index_text (x, &prec);
 }
 
 /* Print the subscripts of the element at linear INDEX of the RANK-
@@ -252,24 +303,26 @@ print_subscripts (pretty_printer *pp, tree desc, int rank, tree index)
             s = a;
           if (s && k < rank && !sub[k] && d && same_descriptor (d, desc))
             {
-              int prec;
-              sub[k] = zi_index_text (s, &prec);
+              sub[k] = subscript_text (s);
               continue;
             }
           ok = false;
         }
-      else if ((k = stride_dim (t, &d)) >= 0 && k < rank && !sub[k])
-        sub[k] = xstrdup ("1");     /* a(1, j): the stride times 1 */
+      else if ((k = stride_dim (t, &d)) >= 0)
+        {
+          /* a(1, j): the stride times 1; once per dimension.  */
+          if (k < rank && !sub[k] && d && same_descriptor (d, desc))
+            sub[k] = xstrdup ("1");
+          else
+            ok = false;
+        }
       else if (!bare)
         bare = t;                   /* dimension 0, of stride 1 */
       else
         ok = false;
     }
   if (ok && bare && !sub[0])
-    {
-      int prec;
-      sub[0] = zi_index_text (bare, &prec);
-    }
+    sub[0] = subscript_text (bare);
   pp_string (pp, "(");
   for (int k = 0; k < rank; k++)
     {
@@ -325,7 +378,6 @@ array_element (tree ref, tree *desc, tree *index)
   return *desc != NULL_TREE;
 }
 
-static bool print_fortran (pretty_printer *pp, tree ref, int depth, bool place);
 
 /* Print the Fortran text of REF, a load's reference: a component chain
    (s%buf, lev(l)%u), a descriptor's own fields (a%dim(2)%stride,
@@ -402,12 +454,15 @@ print_fortran (pretty_printer *pp, tree ref, int depth, bool place)
     case ARRAY_REF:
       if (array_element (ref, &desc, &index))
         break;
-      /* An array of a record (a descriptor's dim): 1-based.  */
+      /* A descriptor's dim array, 0-based: dim(k + 1).  A component
+         array of fixed size keeps its own lower bound: x%brr(3).  */
       if (TREE_CODE (TREE_OPERAND (ref, 0)) == COMPONENT_REF
           && tree_fits_shwi_p (TREE_OPERAND (ref, 1))
           && print_fortran (pp, TREE_OPERAND (ref, 0), depth + 1, true))
         {
-          pp_printf (pp, "(" HOST_WIDE_INT_PRINT_DEC ")", tree_to_shwi (TREE_OPERAND (ref, 1)) + 1);
+          bool dim = descriptor_field_p (TREE_OPERAND (ref, 0), "dim");
+          pp_printf (pp, "(" HOST_WIDE_INT_PRINT_DEC ")",
+                     tree_to_shwi (TREE_OPERAND (ref, 1)) + (dim ? 1 : 0));
           return true;
         }
       return false;
@@ -446,6 +501,7 @@ zi_fortran_array_name (tree ref, int *rank)
     ref = TREE_OPERAND (ref, 0);
   if (!fortran_p () || !array_element (ref, &desc, &index))
     return NULL;
+  zi_text_begin ();
   *rank = descriptor_rank (TREE_TYPE (desc));
   pretty_printer pp;
   return print_fortran (&pp, desc, 0, true) ? xstrdup (pp_formatted_text (&pp)) : NULL;

@@ -704,6 +704,15 @@ note_text (char *key, const char *text)
     }
 }
 
+/* The key of all loads of ELEMENT bytes on a line, whatever their
+   columns: a load the optimizers moved (an unrolled loop's, a loop
+   exit's) can carry another statement's column.  */
+static char *
+line_key (const expanded_location &x, unsigned HOST_WIDE_INT bytes)
+{
+  return xasprintf ("%s:%d:*:%u", x.file ? x.file : "", x.line, (unsigned) bytes);
+}
+
 /* text_key of a load of an element of Fortran array ARRAY.  */
 static char *
 array_key (const expanded_location &x, unsigned HOST_WIDE_INT bytes, const char *array)
@@ -729,23 +738,46 @@ zi_note_early_texts (function *fun)
       {
         gimple *stmt = gsi_stmt (gsi);
         location_t loc = gimple_location (stmt);
-        if (!gimple_assign_load_p (stmt) || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
+        if (!is_gimple_assign (stmt) || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
           continue;
         tree rhs = gimple_assign_rhs1 (stmt);
+        expanded_location x = expand_location (loc);
+        if (!gimple_assign_load_p (stmt))
+          {
+            /* creal (wk) of a complex value loaded whole (wk = w[k]): the
+               optimizers split the load into its parts, each at its use.  */
+            enum tree_code code = TREE_CODE (rhs);
+            tree val = code == REALPART_EXPR || code == IMAGPART_EXPR ? TREE_OPERAND (rhs, 0)
+                                                                     : NULL_TREE;
+            gimple *def = val && TREE_CODE (val) == SSA_NAME ? SSA_NAME_DEF_STMT (val) : NULL;
+            if (!def || !gimple_assign_load_p (def))
+              continue;
+            const char *whole = zi_ref_text (gimple_assign_rhs1 (def));
+            if (!*whole || !TYPE_SIZE_UNIT (TREE_TYPE (rhs))
+                || !tree_fits_uhwi_p (TYPE_SIZE_UNIT (TREE_TYPE (rhs))))
+              continue;
+            const char *part = xasprintf ("%s %s", code == REALPART_EXPR ? "__real" : "__imag",
+                                          whole);
+            unsigned bytes = tree_to_uhwi (TYPE_SIZE_UNIT (TREE_TYPE (rhs)));
+            note_text (text_key (x, bytes), part);
+            note_text (line_key (x, bytes), part);
+            continue;
+          }
         const char *text = zi_ref_text (rhs);
         if (!*text)
           continue;
-        note_text (text_key (expand_location (loc), element_bytes (TREE_TYPE (rhs))), text);
+        unsigned bytes = element_bytes (TREE_TYPE (rhs));
+        note_text (text_key (x, bytes), text);
+        note_text (line_key (x, bytes), text);
         /* gfortran gives a statement's loads one location: per array and
            per rank too.  */
         int rank;
         if (char *array = zi_fortran_array_name (rhs, &rank))
           {
-            unsigned bytes = element_bytes (TREE_TYPE (rhs));
-            note_text (array_key (expand_location (loc), bytes, array), text);
+            note_text (array_key (x, bytes, array), text);
             free (array);
             array = xasprintf ("#%d", rank);
-            note_text (array_key (expand_location (loc), bytes, array), text);
+            note_text (array_key (x, bytes, array), text);
             free (array);
           }
       }
@@ -763,22 +795,34 @@ unknowns (const char *s)
 }
 
 /* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
-   element: the early GIMPLE's at STMT's own location (for a Fortran
-   array's element, at that location and of that array) when that one is
-   known and has no more unknown parts, else REF's.  */
+   element, reported at SITE_LOC: the early GIMPLE's at STMT's own
+   location (for a Fortran array's element, at that location and of that
+   array or rank; else the only one of its size on its line) when that
+   one is known and has no more unknown parts, else REF's.  */
 static const char *
-site_text (gimple *stmt, tree ref, unsigned element_bytes)
+site_text (gimple *stmt, location_t site_loc, tree ref, unsigned element_bytes)
 {
   const char *text = zi_ref_text (ref);
   location_t loc = gimple_location (stmt);
-  if (!early_texts || LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
+  if (!early_texts)
     return text;
+  if (LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
+    {
+      /* A load without a location of its own (an unrolled copy): the
+         text of the line it is reported at, if that has one.  */
+      if (LOCATION_LOCUS (site_loc) == UNKNOWN_LOCATION)
+        return text;
+      char *key = line_key (expand_location (site_loc), element_bytes);
+      const char **early = early_texts->get (key);
+      free (key);
+      return early && **early && (!*text || unknowns (*early) <= unknowns (text)) ? *early : text;
+    }
   expanded_location x = expand_location (loc);
   char *key = text_key (x, element_bytes);
   const char **early = early_texts->get (key);
   free (key);
-  int rank;
-  if ((!early || !**early))
+  int rank = 0;
+  if (!early || !**early)
     if (char *array = zi_fortran_array_name (ref, &rank))
       {
         key = array_key (x, element_bytes, array);
@@ -795,6 +839,13 @@ site_text (gimple *stmt, tree ref, unsigned element_bytes)
           }
         free (array);
       }
+  if (!early || !**early)
+    {
+      /* The only text of its size on its line.  */
+      key = line_key (x, element_bytes);
+      early = early_texts->get (key);
+      free (key);
+    }
   if (early && **early && (!*text || unknowns (*early) <= unknowns (text)))
     return *early;
   return text;
@@ -907,7 +958,8 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
               unsigned access_bytes)
 {
   return make_site (stmt, type, lanes, access_bytes,
-                    site_text (stmt, ref, lanes ? access_bytes / lanes : access_bytes));
+                    site_text (stmt, site_location (stmt), ref,
+                               lanes ? access_bytes / lanes : access_bytes));
 }
 
 /* The entry of tail call CALL in zi_fn.tails (a CONSTRUCTOR): its site,
