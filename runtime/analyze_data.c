@@ -51,9 +51,12 @@ zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b, uint64_t 
   *held = zi_objects_rdlock ();
   *gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
   enum zi_class cls = find (t, addr, b, &t->static_gap);
-  if (cls == ZI_CLASS_UNKNOWN)
+  if (cls == ZI_CLASS_UNKNOWN || (cls == ZI_CLASS_HEAP && b->group->from_loader))
     {
-      /* Perhaps a library loaded since: look again with it.  */
+      /* Perhaps a library loaded since: look again with it.  A block the
+         dynamic loader allocated may be this thread's block of such a
+         library's TLS (allocated at its first use): its thread-local
+         variables, once added (statics.c), are found first.  */
       zi_objects_unlock (*held);
       zi_statics_check (t, 1);
       *held = zi_objects_rdlock ();

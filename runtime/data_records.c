@@ -116,7 +116,7 @@ display_name (const struct zi_group *g)
         return sym;
       snprintf (name, n, "%.*s::%s", (int) (mod - sym - 2), sym + 2, mod + 5);
     }
-  else if (zi_is_common_block (g->address, sym))
+  else if (!g->thread_local && zi_is_common_block (g->address, sym))
     {
       size_t n = strlen (sym) + 2;
       name = malloc (n);
@@ -166,8 +166,10 @@ by_redundancy (const void *a, const void *b)
     return x->kind < y->kind ? -1 : 1;
   if (x->cls != y->cls)
     return x->cls < y->cls ? -1 : 1;
-  if (x->cls == ZI_CLASS_STATIC)
+  if (x->cls == ZI_CLASS_STATIC && strcmp (x->name, y->name))
     return strcmp (x->name, y->name);
+  if (x->cls == ZI_CLASS_STATIC)
+    return x->thread_local - y->thread_local;
   return zi_paths_cmp (sort_paths, x->path, y->path);
 }
 
@@ -258,7 +260,9 @@ zi_data_records (struct zi_report *rep)
         {
           r->name = display_name (r->group);
           r->module = r->group->module;
-          r->descriptor = zi_is_descriptor (r->group->address, r->group->symbol, r->size);
+          r->thread_local = r->group->thread_local;
+          r->descriptor = !r->thread_local
+                          && zi_is_descriptor (r->group->address, r->group->symbol, r->size);
         }
       else
         {

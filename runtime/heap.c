@@ -380,6 +380,8 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator, const 
     }
   o->base = (uintptr_t) p;
   o->group = g;
+  if (!g->from_loader && zi_statics_loader_call (ra))
+    g->from_loader = 1;
   drop_overlaps (o->base, size);
   if (!add (o))
     {

@@ -36,8 +36,12 @@ at_exit (void)
 }
 
 /* fork: flush the forking thread so the parent keeps what it loaded; the
-   child starts empty.  zi_lock is held across fork so the child never
-   inherits it locked by a thread that does not exist there.  */
+   child starts empty.  zi_lock, then the write side of zi_objects_lock
+   (the order of a report), is held across fork so the child never
+   inherits them locked by a thread that does not exist there, nor the
+   objects' tables half changed.  */
+static int objects_held;
+
 static void
 before_fork (void)
 {
@@ -45,11 +49,13 @@ before_fork (void)
   zi_enter ();
   zi_contexts_fold (t, 1, zi_table_fold, &t->counters);
   pthread_mutex_lock (&zi_lock);
+  objects_held = zi_data_on ? zi_objects_wrlock () : 0;
 }
 
 static void
 after_fork_parent (void)
 {
+  zi_objects_unlock (objects_held);
   pthread_mutex_unlock (&zi_lock);
   zi_leave ();
 }
@@ -63,6 +69,8 @@ after_fork_child (void)
   zi_threads_after_fork_child ();
   zi_contexts_after_fork_child ();
   zi_objects_after_fork_child ();
+  if (zi_data_on)
+    zi_statics_after_fork_child (zi_self);
   zi_symbols_reset ();
   zi_leave ();
 }

@@ -292,6 +292,8 @@ json_data_record (FILE *f, const struct zi_data_record *r)
       json_string (f, r->module ? r->module : "");
       if (r->descriptor)
         fputs (", \"descriptor\": true", f);
+      if (r->thread_local)
+        fputs (", \"thread_local\": true", f);
     }
   else
     {

@@ -90,7 +90,11 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
                ++shown, pct (d->c.redundant_bytes, red), pct (d->c.redundant_bytes, d->c.bytes),
                pct (d->c.zero_elements, d->c.elements), pct (d->never_loaded, d->size),
                pct (d->always_zero, d->size));
-      if (d->cls == ZI_CLASS_STATIC)
+      if (d->cls == ZI_CLASS_STATIC && d->thread_local)
+        fprintf (f, "     static %s (thread-local, %llu thread%s), %llu bytes in all (%s)\n",
+                 d->name, (unsigned long long) d->allocations, d->allocations == 1 ? "" : "s",
+                 (unsigned long long) d->size, d->module ? d->module : "");
+      else if (d->cls == ZI_CLASS_STATIC)
         fprintf (f, "     static %s%s, %llu bytes (%s)\n", d->name,
                  d->descriptor ? " (array descriptor)" : "", (unsigned long long) d->size,
                  d->module ? d->module : "");

@@ -327,6 +327,14 @@ struct zi_thread {
   struct zi_group *last_group;
   unsigned last_kinds;
   uint64_t last_gen;
+  /* data mode: statics.c's TLS generation its thread-local instances
+     are of (0: none), the TLS blocks they are in, and whether a module's
+     block was not set up yet */
+  uint64_t tls_gen;
+  uintptr_t *tls_blocks;
+  unsigned ntls_blocks;
+  int tls_pending;
+  unsigned long long tls_subs;       /* modules unloaded (dlpi_subs) as of TLS_BLOCKS */
   int ended;
   int *in_runtime;                   /* the thread's zi_in_runtime while it lives (finish.c) */
   int busy_at_report;                /* still in the runtime when a report was due: skipped */
@@ -532,6 +540,9 @@ struct zi_group {
   size_t max_size;           /* largest object */
   long report_slot[ZI_DATA_KINDS];   /* data_records.c, report time */
   uint16_t chunk_id;         /* heap: its id in chunk slots (chunks.c), 0 if none */
+  uint8_t thread_local;      /* static: a thread-local symbol's, one object per thread */
+  uint8_t from_loader;       /* heap: allocated by the dynamic loader (perhaps a
+                                thread's block of a library's TLS: analyze_data.c) */
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
@@ -682,6 +693,12 @@ void zi_statics_refresh (void) ZI_HIDDEN;         /* take new/unloaded modules i
    loader's lock at every lookup.  */
 #define ZI_STATICS_EVERY 1024
 void zi_statics_check (struct zi_thread *t, int force) ZI_HIDDEN;
+/* T ends: its thread-local instances are buried.  In a forked child the
+   instances of every thread but SELF are.  */
+void zi_statics_thread_ended (struct zi_thread *t) ZI_HIDDEN;
+void zi_statics_after_fork_child (const struct zi_thread *self) ZI_HIDDEN;
+/* Is RA, where an allocator was called from, in the dynamic loader?  */
+int zi_statics_loader_call (uintptr_t ra) ZI_HIDDEN;
 /* The static object holding ADDR, or NULL (read lock held); when ADDR
    lies between two modules' statics, that range into *GAP (if not
    NULL): a thread's heap loads mostly fall in one (between the
@@ -787,6 +804,7 @@ struct zi_data_record {
   const char *allocator;             /* heap */
   const char *variable;              /* heap: the group's, or NULL */
   int descriptor;                    /* static: a Fortran array descriptor */
+  int thread_local;                  /* static: a thread-local variable */
   int32_t path;                      /* heap: allocation path (the report's paths) */
   uint64_t allocations, size, never_loaded, always_zero;
   struct zi_totals c;

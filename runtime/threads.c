@@ -230,6 +230,8 @@ thread_ended (void *arg)
   struct zi_thread *t = arg;
   zi_enter ();
   zi_contexts_fold (t, 1, zi_table_fold, &t->counters);
+  if (zi_data_on)
+    zi_statics_thread_ended (t);
   pthread_mutex_lock (&zi_lock);
   t->in_runtime = NULL;      /* this thread's TLS goes away soon (finish.c) */
   add_counter_totals (&t->counters, t->totals);
@@ -257,6 +259,7 @@ zi_threads_after_fork_child (void)
       if (t == me)
         continue;
       zi_table_free (&t->counters);
+      free (t->tls_blocks);
       free (t);
     }
   zi_table_free (&zi_ended_counters);

@@ -116,6 +116,7 @@ static const struct field data_fields[] = {
   { "alloc_path", T_ARRAY, 0 },  /* required for heap objects */
   { "variable", T_STRING, 0 },   /* heap: what the program assigned it to */
   { "descriptor", T_BOOL, 0 },   /* static: a Fortran array descriptor */
+  { "thread_local", T_BOOL, 0 }, /* static: one instance per thread */
   { "allocations", T_COUNT, 0 },
   { "size", T_COUNT, 1 },
   { "bytes", T_COUNT, 1 },
@@ -736,11 +737,20 @@ json_str (const json_t *obj, const char *key)
 }
 
 /* The object of data record REC in words: "static NAME", "static NAME
-   (array descriptor)", "heap VARIABLE, N allocations by ALLOCATOR" (no
-   VARIABLE when the program did not name it), into BUF.  */
+   (array descriptor)", "static NAME (thread-local, N threads)", "heap
+   VARIABLE, N allocations by ALLOCATOR" (no VARIABLE when the program did
+   not name it), into BUF.  */
 void
 tool_object_label (const json_t *rec, char *buf, size_t size)
 {
+  if (strcmp (json_str (rec, "object"), "heap") != 0
+      && json_is_true (json_object_get (rec, "thread_local")))
+    {
+      uint64_t n = json_count (rec, "allocations");
+      snprintf (buf, size, "static %s (thread-local, %" PRIu64 " thread%s)", json_str (rec, "name"),
+                n, n == 1 ? "" : "s");
+      return;
+    }
   if (strcmp (json_str (rec, "object"), "heap") != 0)
     {
       snprintf (buf, size, "static %s%s", json_str (rec, "name"),

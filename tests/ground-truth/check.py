@@ -72,7 +72,8 @@ zeroinst-env or --env, has "data"; the report's "modes" must then have it):
       matching records); map (byte_map.runs; several records: merged offset
       by offset, x over z over n, as the runtime merges a group); granule
       (byte_map.granule), allocator, module (basename), variable ("-" when
-      the record has none), descriptor (True or False) (the same in all).
+      the record has none), descriptor and thread_local (True or False)
+      (the same in all).
       The word "absent" instead of keys: no such record exists.  "[T,...]"
       sections work as for expect:.  Several expect-data lines may name one
       object (e.g. with different path=); a target's expect-data[T] replaces
@@ -131,9 +132,9 @@ SINGLE = ("redmap", "elem_type", "elem_bytes", "function", "expr", "access_bytes
 TOTALS = ("elements", "bytes", "redundant_bytes", "zero_elements")
 DATA_COUNTERS = ("size", "allocations", "elements", "bytes", "redundant_bytes", "zero_elements",
                  "never_loaded_bytes", "always_zero_bytes")
-DATA_SINGLE = ("granule", "allocator", "module", "variable", "descriptor")
+DATA_SINGLE = ("granule", "allocator", "module", "variable", "descriptor", "thread_local")
 # Keys a record may leave out, and what that means.
-DATA_ABSENT = {"variable": "-", "descriptor": False}
+DATA_ABSENT = {"variable": "-", "descriptor": False, "thread_local": False}
 DATA_CLASSES = ("static", "heap", "stack", "unknown")
 KINDS = ("int", "float")
 
@@ -550,7 +551,9 @@ def check_consistency(report):
             fail("%s: bad object or kind" % what)
         if r["elements"] <= 0:
             fail("%s: a record with no elements" % what)
-        if r["object"] == "static" and r["allocations"] != 1:
+        # A thread-local variable's record sums its instances, one per thread.
+        single = r["allocations"] == 1 or (r["object"] == "static" and not r.get("thread_local"))
+        if r["object"] == "static" and not r.get("thread_local") and r["allocations"] != 1:
             fail("%s: a static object with allocations = %d" % (what, r["allocations"]))
         bm = r["byte_map"]
         states = decode_runs(bm["runs"])
@@ -560,7 +563,7 @@ def check_consistency(report):
                  % (what, len(states), bm["granule"], bm["length"]))
         if r["never_loaded_bytes"] + r["always_zero_bytes"] > r["size"]:
             fail("%s: never_loaded_bytes + always_zero_bytes > size" % what)
-        if bm["granule"] == 1 and (r["object"] == "static" or r["allocations"] == 1):
+        if bm["granule"] == 1 and single:
             if bm["length"] != r["size"]:
                 fail("%s: byte map length %d, size %d" % (what, bm["length"], r["size"]))
             for state, key in (("n", "never_loaded_bytes"), ("z", "always_zero_bytes")):

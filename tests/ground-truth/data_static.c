@@ -1,7 +1,8 @@
 /* Data-centric analysis of static objects (SPEC 5): global and file-static
    arrays read fully and partly, a function-local static, an object read
-   both as integers and as floats, plus loads from the stack, from mmap
-   memory and from TLS, which belong to no object and are counted in the
+   both as integers and as floats, a thread-local array (an object with
+   one instance: only main reads it), plus loads from the stack and from
+   mmap memory, which belong to no object and are counted in the
    summary's stack and unknown classes.  Every array is written by main at
    run time and read by noinline functions (-O1: one scalar load per
    element).  Little-endian: byte 0 of an element is its least significant
@@ -9,22 +10,22 @@
    zeroinst-flags: -O1 -g
    zeroinst-env: ZEROINST_MODE=code,data
    expect-records: 10
-   expect-data-records: 7
+   expect-data-records: 8
 
-   Totals, int: full 16 + part 8 + small 8 + counts 9 + pun.u 2 (static,
-   below) + stack 8 + mmap 4 + tls 4.
-     elements 16+8+8+9+2 = 43 static, 8 stack, 4+4 = 8 unknown: 59
-     bytes 64+32+64+36+16 = 212 static, 32 stack, 16+32 = 48 unknown: 292
-     redundant 49+24+56+30+8 = 167 static, 25 stack, 11+24 = 35 unknown: 227
-     zero 1+0+0+3+1 = 5 static, 1 stack, 2+1 = 3 unknown: 9
+   Totals, int: full 16 + part 8 + small 8 + counts 9 + pun.u 2 + tl 4
+   (static, below) + stack 8 + mmap 4.
+     elements 16+8+8+9+2+4 = 47 static, 8 stack, 4 unknown: 59
+     bytes 64+32+64+36+16+32 = 244 static, 32 stack, 16 unknown: 292
+     redundant 49+24+56+30+8+24 = 191 static, 25 stack, 11 unknown: 227
+     zero 1+0+0+3+1+1 = 6 static, 1 stack, 2 unknown: 9
    Totals, float: mostly0 100 + pun.d 4, all static.
      elements 104, bytes 832, redundant 720+16 = 736, zero 90+2 = 92
    expect-total: int.elements=59 int.bytes=292 int.redundant_bytes=227 int.zero_elements=9
    expect-total: float.elements=104 float.bytes=832 float.redundant_bytes=736 float.zero_elements=92
    expect-total: other.loads=0
-   expect-data-total: static.int.elements=43 static.int.bytes=212 static.int.redundant_bytes=167 static.int.zero_elements=5
+   expect-data-total: static.int.elements=47 static.int.bytes=244 static.int.redundant_bytes=191 static.int.zero_elements=6
    expect-data-total: stack.int.elements=8 stack.int.bytes=32 stack.int.redundant_bytes=25 stack.int.zero_elements=1
-   expect-data-total: unknown.int.elements=8 unknown.int.bytes=48 unknown.int.redundant_bytes=35 unknown.int.zero_elements=3
+   expect-data-total: unknown.int.elements=4 unknown.int.bytes=16 unknown.int.redundant_bytes=11 unknown.int.zero_elements=2
    expect-data-total: heap.int.elements=0 heap.float.elements=0 stack.float.elements=0 unknown.float.elements=0
    expect-data-total: static.float.elements=104 static.float.bytes=832 static.float.redundant_bytes=736 static.float.zero_elements=92
 */
@@ -81,9 +82,10 @@ union pun
   uint64_t u[4];
 } pun;
 
-/* TLS is no static object (STT_TLS, not STT_OBJECT): unknown class
-   (read by the main thread only: its TLS block is not on its stack).
-   expect-data: static=tl int absent */
+/* A thread-local array (STT_TLS): one instance, main's, read whole (the
+   loads below).  Always zero: 8 + 7 + 7 + 7 = 29 bytes; map 8z, 1x7z,
+   1z1x6z, 4z1x3z.
+   expect-data: static=tl int thread_local=True size=32 allocations=1 elements=4 bytes=32 redundant_bytes=24 zero_elements=1 never_loaded_bytes=0 always_zero_bytes=29 map=8z1x8z1x10z1x3z */
 __thread int64_t tl[4];
 
 /* Not loaded at all: no record.
@@ -157,7 +159,7 @@ sum_mapped (const int32_t *p, int n)
   return s;
 }
 
-/* TLS (unknown class): tl = {0, 1, 0x100, 1 << 32} (int64): redundant
+/* Thread-local: tl = {0, 1, 0x100, 1 << 32} (int64): redundant
    8 + 7 + 6 + 3 = 24 (1 << 32 has byte 4 set, bytes 5..7 zero), one zero
    element, 32 bytes.  */
 NOINLINE int64_t
