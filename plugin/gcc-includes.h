@@ -44,6 +44,7 @@
 #include "tree-ssa-loop.h"
 #include "tree-ssa-loop-manip.h"
 #include "tree-ssa-loop-niter.h"
+#include "tree-vector-builder.h"
 #include "tree-scalar-evolution.h"
 
 #endif

@@ -13,6 +13,10 @@
        runtime (emit_record_calls) at its own address, so that inactive
        lanes, which the program never reads, are neither counted nor
        marked;
+     - the vectors of .LOAD_LANES (aarch64's LD2/LD3/LD4 of interleaved
+       data: p[i].x, p[i].y), as the vectorizer's temporary array holds
+       them: each a gather of its lanes from the memory read
+       (describe_lanes_read), counted by the runtime in the same way;
      - aggregate copies (memory to memory): class ZI_OTHER with the byte
        count, no value analysis.
    Values whose type has no class (decimal floats, odd sizes, scalable
@@ -202,7 +206,10 @@ struct zi_load {
   tree addr_arg;             /* atomic builtins, masked loads: the pointer argument */
   tree mask;                 /* masked loads and gathers: the lanes' mask */
   tree index;                /* gathers: the vector of indices (lane i reads
-                                addr_arg + index[i] * scale) */
+                                addr_arg + index[i] * scale); a vector of
+                                .LOAD_LANES: constant, from LANES_REF */
+  tree lanes_ref;            /* a vector of .LOAD_LANES: the memory it read, */
+  unsigned lanes_k, lanes_n; /* and which of the group's N vectors it is */
   unsigned scale;
   enum zi_type type;
   unsigned lanes;
@@ -265,6 +272,56 @@ describe_gather (gcall *call, struct zi_load *l)
   return true;
 }
 
+/* If STMT (LHS = RHS) reads vector K of an array of N vectors that
+   .LOAD_LANES filled earlier in its block (aarch64's LD2/LD3/LD4: lane J
+   of vector K is element J * N + K of the memory read), describe it in
+   *L as a gather of its lanes from that memory, lane J at index J * N + K,
+   and return true.  The array is a temporary of the vectorizer: without
+   this its reads would be loads of a local without an address.  */
+static bool
+describe_lanes_read (gimple *stmt, tree lhs, tree rhs, struct zi_load *l)
+{
+  if (TREE_CODE (rhs) != ARRAY_REF || TREE_CODE (lhs) != SSA_NAME
+      || !VECTOR_TYPE_P (TREE_TYPE (lhs)) || !VAR_P (TREE_OPERAND (rhs, 0))
+      || !DECL_ARTIFICIAL (TREE_OPERAND (rhs, 0))
+      || !auto_var_in_fn_p (TREE_OPERAND (rhs, 0), current_function_decl)
+      || !tree_fits_uhwi_p (TREE_OPERAND (rhs, 1)))
+    return false;
+  tree array = TREE_OPERAND (rhs, 0);
+  gimple *def = NULL;
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  for (gsi_prev (&gsi); !gsi_end_p (gsi) && !def; gsi_prev (&gsi))
+    {
+      gimple *s = gsi_stmt (gsi);
+      if (gimple_call_internal_p (s, IFN_LOAD_LANES) && gimple_call_lhs (s) == array)
+        def = s;
+      else if (gimple_vdef (s))
+        return false;    /* a store between: the array may hold other values */
+    }
+  tree vtype = TREE_TYPE (lhs);
+  unsigned HOST_WIDE_INT lanes;
+  if (!def || !VECTOR_TYPE_P (vtype) || !TYPE_VECTOR_SUBPARTS (vtype).is_constant (&lanes)
+      || !classify_type (vtype, &l->type, &l->lanes) || l->lanes != lanes)
+    return false;
+  unsigned vbytes = type_bytes (vtype), total = type_bytes (TREE_TYPE (array));
+  unsigned k = tree_to_uhwi (TREE_OPERAND (rhs, 1));
+  if (!vbytes || !total || total % vbytes || k >= total / vbytes)
+    return false;
+  unsigned n = total / vbytes;
+  tree itype = build_vector_type (integer_type_node, lanes);
+  tree_vector_builder index (itype, lanes, 1);
+  for (unsigned j = 0; j < lanes; j++)
+    index.quick_push (build_int_cst (integer_type_node, j * n + k));
+  l->value = lhs;
+  l->lanes_ref = gimple_call_arg (def, 0);
+  l->lanes_k = k;
+  l->lanes_n = n;
+  l->index = index.build ();
+  l->scale = vbytes / lanes;
+  l->access_bytes = vbytes;
+  return true;
+}
+
 /* If STMT loads from memory, describe it in *L and return true.  */
 static bool
 describe_load (gimple *stmt, struct zi_load *l)
@@ -278,6 +335,8 @@ describe_load (gimple *stmt, struct zi_load *l)
         return false;     /* not a load, or the test of version_loops */
       if (zi_opts.no_sync_loads && gimple_has_volatile_ops (stmt))
         return false;
+      if (describe_lanes_read (stmt, lhs, rhs, l))
+        return true;
       l->ref = rhs;
       l->access_bytes = type_bytes (TREE_TYPE (rhs));
       if (TREE_CODE (lhs) == SSA_NAME)
@@ -346,6 +405,14 @@ describe_load (gimple *stmt, struct zi_load *l)
 static tree
 site_ref (const struct zi_load *l)
 {
+  if (l->lanes_ref)
+    {
+      /* Its elements are every Nth from the memory's start: an offset
+         only so that it reads as an indexed access (base[?]).  */
+      tree ref = unshare_expr (l->lanes_ref);
+      return fold_build2 (MEM_REF, TREE_TYPE (TREE_TYPE (l->value)), build_fold_addr_expr (ref),
+                          build_int_cst (reference_alias_ptr_type (ref), 1));
+    }
   if (l->ref || !l->addr_arg || !POINTER_TYPE_P (TREE_TYPE (l->addr_arg)))
     return l->ref;
   tree ptr_type = TREE_TYPE (l->addr_arg);
@@ -365,7 +432,7 @@ site_ref (const struct zi_load *l)
 static bool
 runtime_counted_p (const struct zi_load *l)
 {
-  return ZI_WIDE_TYPE (l->type) || l->mask;
+  return ZI_WIDE_TYPE (l->type) || l->mask || l->index;
 }
 
 /* EXPR as a gimple value, its statements appended to SEQ
@@ -415,7 +482,7 @@ element_address (gimple_seq *seq, const struct zi_load *l, bool for_scev = false
   tree offset;
   machine_mode mode;
   int unsignedp, reversep, volatilep = 0;
-  tree inner = get_inner_reference (l->ref, &bitsize, &bitpos, &offset, &mode,
+  tree inner = get_inner_reference (l->lanes_ref ? l->lanes_ref : l->ref, &bitsize, &bitpos, &offset, &mode,
                                     &unsignedp, &reversep, &volatilep);
   tree addr;
   if (DECL_P (inner))
@@ -1133,7 +1200,10 @@ emit_record_calls (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   if (l->unit >= 0)
     slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
                          size_int (l->unit * sizeof (struct zi_slot)));
-  for (unsigned i = 0; l->index && i < l->lanes; i++)
+  /* The gather's base; 0: a local without an address (a .LOAD_LANES of
+     one), whose lanes have none either.  */
+  tree base = l->lanes ? lanes[0].addr : NULL_TREE;
+  for (unsigned i = 0; l->index && base && !integer_zerop (base) && i < l->lanes; i++)
     {
       /* A gather's lane I: base + (signed) index[i] * scale.  */
       tree it = TREE_TYPE (TREE_TYPE (l->index));
@@ -1141,8 +1211,7 @@ emit_record_calls (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
                                bitsize_int (i * tree_to_uhwi (TYPE_SIZE (it))));
       idx = gimple_convert (seq, zi_t.u64,
                             gimple_convert (seq, signed_type_for (it), idx));
-      lanes[i].addr = gimple_build (seq, PLUS_EXPR, zi_t.u64,
-                                    gimple_convert (seq, zi_t.u64, l->addr_arg),
+      lanes[i].addr = gimple_build (seq, PLUS_EXPR, zi_t.u64, base,
                                     gimple_build (seq, MULT_EXPR, zi_t.u64, idx,
                                                   build_int_cst (zi_t.u64, l->scale)));
     }
@@ -2449,7 +2518,8 @@ zi_instrument_function (function *fun)
         if (l.mask)
           l.site = zi_make_site (l.stmt, site_ref (&l), l.type, 1, l.access_bytes / l.lanes);
         else
-          l.site = zi_make_site (l.stmt, site_ref (&l), l.type, l.lanes, l.access_bytes);
+          l.site = zi_make_site (l.stmt, site_ref (&l), l.type, l.lanes, l.access_bytes,
+                                 l.lanes_ref ? (int) l.lanes_k : -1, l.lanes_n);
         if (l.unit >= 0)
           sites.safe_push (l.site);
         else

@@ -721,6 +721,137 @@ array_key (const expanded_location &x, unsigned HOST_WIDE_INT bytes, const char 
                     array);
 }
 
+/* The fields of array elements (p[i].y), and the array elements at a
+   constant distance from an index (a[i * 2 + 1]), that a line's early
+   loads read, per element size (line_key): for the vectors of
+   .LOAD_LANES, which all carry the location of their group's first load
+   (zi_make_site).  */
+struct field_note {
+  const char *element;       /* the element's text: "v3[i]", "p[i]", "a[i * 2]" */
+  unsigned HOST_WIDE_INT offset;   /* the field's byte offset from it */
+  const char *text;          /* the load's text; "" if loads differ */
+};
+static hash_map<nofree_string_hash, vec<field_note> *> *early_fields;
+
+/* If REF is a field (of fields) of an element of an array or of what a
+   pointer points to, its byte offset in the element into *OFFSET and the
+   element (the reference under the fields) into *ELEMENT.  */
+static bool
+field_offset (tree ref, unsigned HOST_WIDE_INT *offset, tree *element)
+{
+  if (TREE_CODE (ref) != COMPONENT_REF)
+    return false;
+  *offset = 0;
+  for (; TREE_CODE (ref) == COMPONENT_REF; ref = TREE_OPERAND (ref, 0))
+    {
+      tree field = TREE_OPERAND (ref, 1), off = DECL_FIELD_OFFSET (field);
+      tree bit = DECL_FIELD_BIT_OFFSET (field);
+      if (!off || !tree_fits_uhwi_p (off) || !tree_fits_uhwi_p (bit)
+          || tree_to_uhwi (bit) % BITS_PER_UNIT || DECL_BIT_FIELD (field))
+        return false;
+      *offset += tree_to_uhwi (off) + tree_to_uhwi (bit) / BITS_PER_UNIT;
+    }
+  *element = ref;
+  return TREE_CODE (ref) == ARRAY_REF || TREE_CODE (ref) == MEM_REF;
+}
+
+/* If REF is an array element at a constant distance from another index,
+   a[X + C], the text of a[X] and C * BYTES (C >= 0) into *ETEXT and
+   *OFFSET (a[X] itself: C = 0).  */
+static bool
+index_offset (tree ref, unsigned HOST_WIDE_INT bytes, const char **etext,
+              unsigned HOST_WIDE_INT *offset)
+{
+  if (TREE_CODE (ref) != ARRAY_REF)
+    return false;
+  tree x = TREE_OPERAND (ref, 1);
+  *offset = 0;
+  if (TREE_CODE (x) == SSA_NAME)
+    if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x)))
+      if (gimple_assign_rhs_code (def) == PLUS_EXPR
+          && TREE_CODE (gimple_assign_rhs2 (def)) == INTEGER_CST
+          && tree_fits_uhwi_p (gimple_assign_rhs2 (def))
+          && tree_to_uhwi (gimple_assign_rhs2 (def)) < 64)
+        {
+          *offset = tree_to_uhwi (gimple_assign_rhs2 (def)) * bytes;
+          x = gimple_assign_rhs1 (def);
+        }
+  const char *array = zi_ref_text (TREE_OPERAND (ref, 0));
+  int prec;
+  char *index = zi_index_text (x, &prec);
+  if (!*array || !index || strchr (index, '?'))
+    {
+      free (index);
+      return false;
+    }
+  *etext = xasprintf ("%s[%s]", array, index);
+  free (index);
+  return true;
+}
+
+/* Note that the load of REF at X, of BYTES, reads as TEXT.  */
+static void
+note_field (const expanded_location &x, unsigned HOST_WIDE_INT bytes, tree ref, const char *text)
+{
+  unsigned HOST_WIDE_INT offset;
+  tree element;
+  const char *etext;
+  if (field_offset (ref, &offset, &element))
+    etext = zi_ref_text (element);
+  else if (!index_offset (ref, bytes, &etext, &offset))
+    etext = "", offset = 0;   /* a load of something else: no group is sure */
+  char *key = line_key (x, bytes);
+  bool existed;
+  vec<field_note> *&notes = early_fields->get_or_insert (key, &existed);
+  if (existed)
+    free (key);
+  else
+    notes = new vec<field_note> ();
+  for (field_note &n : *notes)
+    if (n.offset == offset && !strcmp (n.element, etext))
+      {
+        if (strcmp (n.text, text) != 0)
+          n.text = "";
+        return;
+      }
+  notes->safe_push ({ etext, offset, text });
+}
+
+/* The text of vector K of the N of a .LOAD_LANES of BYTES per element at
+   X: when all the line's early loads of BYTES read fields of one array's
+   element (or elements at constant distances) at offsets that are among N
+   consecutive ones, BYTES apart (the group: .LOAD_LANES starts at its
+   lowest field; the fields it loads but the program does not use have no
+   loads), the field at the Kth; else NULL.  */
+static const char *
+lanes_text (const expanded_location &x, unsigned HOST_WIDE_INT bytes, unsigned k, unsigned n)
+{
+  char *key = line_key (x, bytes);
+  vec<field_note> **found = early_fields ? early_fields->get (key) : NULL;
+  free (key);
+  if (!found)
+    return NULL;
+  /* One element's fields (or elements) only: a load of another array on
+     the line might be the one the vectors hold.  */
+  const char *element = (**found)[0].element;
+  unsigned HOST_WIDE_INT low = (**found)[0].offset;
+  for (field_note &f : **found)
+    {
+      if (!*f.element || strcmp (f.element, element) != 0)
+        return NULL;
+      low = MIN (low, f.offset);
+    }
+  const char *text = NULL;
+  for (field_note &f : **found)
+    {
+      if ((f.offset - low) % bytes || (f.offset - low) / bytes >= n)
+        return NULL;          /* not N consecutive places: not the group */
+      if ((f.offset - low) / bytes == k)
+        text = f.text;
+    }
+  return text && *text ? text : NULL;
+}
+
 /* Remember the text of every load of FUN as the early GIMPLE writes it,
    before the loop optimizers turn p[i].w into MEM[ivtmp + 8]: the late
    pass's sites take it where their own text has a '?' (zi_make_site).
@@ -732,6 +863,8 @@ zi_note_early_texts (function *fun)
 {
   if (!early_texts)
     early_texts = new hash_map<nofree_string_hash, const char *>;
+  if (!early_fields)
+    early_fields = new hash_map<nofree_string_hash, vec<field_note> *>;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
@@ -769,6 +902,7 @@ zi_note_early_texts (function *fun)
         unsigned bytes = element_bytes (TREE_TYPE (rhs));
         note_text (text_key (x, bytes), text);
         note_text (line_key (x, bytes), text);
+        note_field (x, bytes, rhs, text);
         /* gfortran gives a statement's loads one location: per array and
            per rank too.  */
         int rank;
@@ -955,11 +1089,19 @@ make_site (gimple *stmt, enum zi_type type, unsigned lanes, unsigned access_byte
    builtins) as LANES elements of class TYPE, ACCESS_BYTES in all.  */
 tree
 zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
-              unsigned access_bytes)
+              unsigned access_bytes, int lanes_k, unsigned lanes_n)
 {
-  return make_site (stmt, type, lanes, access_bytes,
-                    site_text (stmt, site_location (stmt), ref,
-                               lanes ? access_bytes / lanes : access_bytes));
+  unsigned element = lanes ? access_bytes / lanes : access_bytes;
+  if (lanes_k < 0)
+    return make_site (stmt, type, lanes, access_bytes,
+                      site_text (stmt, site_location (stmt), ref, element));
+  /* A vector of .LOAD_LANES: its field's early text (lanes_text), else
+     REF's (base[?]).  Not the text at its location, which is the
+     group's first load's.  */
+  location_t loc = gimple_location (stmt);
+  const char *text = LOCATION_LOCUS (loc) == UNKNOWN_LOCATION
+                         ? NULL : lanes_text (expand_location (loc), element, lanes_k, lanes_n);
+  return make_site (stmt, type, lanes, access_bytes, text ? text : zi_ref_text (ref));
 }
 
 /* The entry of tail call CALL in zi_fn.tails (a CONSTRUCTOR): its site,

@@ -48,8 +48,10 @@ bool zi_build_trees (void);
 tree zi_alloc_name_var (void);
 
 /* site.cc */
+/* LANES_K, LANES_N: for vector K of the N of a .LOAD_LANES, which holds
+   every Nth element from the Kth; else -1, 0.  */
 tree zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
-                   unsigned access_bytes);
+                   unsigned access_bytes, int lanes_k = -1, unsigned lanes_n = 0);
 tree zi_make_tail (gcall *call);
 const char *zi_ref_text (tree ref);
 char *zi_index_text (tree x, int *prec);
