@@ -289,9 +289,10 @@ name_group (struct zi_group *g, const char *name)
 }
 
 /* The group of allocation node NODE (write lock held), named NAME when
-   the program named it (allocators.c).  */
+   the program named it (allocators.c); its allocator was called from RA
+   (the same call for all the group's blocks: the node's).  */
 static struct zi_group *
-group_for (const struct zi_node *node, const char *allocator, const char *name)
+group_for (const struct zi_node *node, const char *allocator, const char *name, uintptr_t ra)
 {
   if (nbuckets)
     for (struct zi_group *g = buckets[node_hash (node) & (nbuckets - 1)]; g; g = g->hash_next)
@@ -324,6 +325,7 @@ group_for (const struct zi_node *node, const char *allocator, const char *name)
   g->cls = ZI_CLASS_HEAP;
   g->alloc_node = node;
   g->allocator = allocator;
+  g->from_loader = zi_statics_loader_call (ra);
   name_group (g, name);
   size_t j = node_hash (node) & (nbuckets - 1);
   g->hash_next = buckets[j];
@@ -371,7 +373,7 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator, const 
   const struct zi_node *node = zi_node_canonical (zi_alloc_node (ra));
   int held = zi_objects_wrlock ();
   struct zi_object *o = object_new ((uintptr_t) p, size);
-  struct zi_group *g = o ? group_for (node, allocator, name) : NULL;
+  struct zi_group *g = o ? group_for (node, allocator, name, ra) : NULL;
   if (!g)
     {
       object_free (o);
@@ -380,8 +382,6 @@ zi_heap_track (void *p, size_t size, uintptr_t ra, const char *allocator, const 
     }
   o->base = (uintptr_t) p;
   o->group = g;
-  if (!g->from_loader && zi_statics_loader_call (ra))
-    g->from_loader = 1;
   drop_overlaps (o->base, size);
   if (!add (o))
     {

@@ -526,6 +526,10 @@ struct zi_map {
 };
 struct zi_group {
   enum zi_class cls;         /* ZI_CLASS_STATIC or ZI_CLASS_HEAP */
+  /* Beside CLS, in the line a lookup reads: */
+  uint8_t thread_local;      /* static: a thread-local symbol's, one object per thread */
+  uint8_t from_loader;       /* heap: allocated by the dynamic loader (perhaps a
+                                thread's block of a library's TLS: analyze_data.c) */
   const char *symbol;        /* static: the ELF symbol */
   const char *module;        /* static: the ELF file */
   uintptr_t address;         /* static: run-time address (for DWARF lookups) */
@@ -540,9 +544,6 @@ struct zi_group {
   size_t max_size;           /* largest object */
   long report_slot[ZI_DATA_KINDS];   /* data_records.c, report time */
   uint16_t chunk_id;         /* heap: its id in chunk slots (chunks.c), 0 if none */
-  uint8_t thread_local;      /* static: a thread-local symbol's, one object per thread */
-  uint8_t from_loader;       /* heap: allocated by the dynamic loader (perhaps a
-                                thread's block of a library's TLS: analyze_data.c) */
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };

@@ -686,10 +686,11 @@ zi_statics_after_fork_child (const struct zi_thread *self)
   drop_instances (of, self);
 }
 
-void
-zi_statics_check (struct zi_thread *t, int force)
+/* zi_statics_check's work, when there is some (out of line: the check
+   itself saves no registers).  */
+static __attribute__ ((noinline)) void
+check_slow (struct zi_thread *t, int force, unsigned n)
 {
-  unsigned n = ++t->lookups;
   if (force || n - t->refreshed >= ZI_STATICS_EVERY)
     {
       t->refreshed = n;
@@ -702,6 +703,15 @@ zi_statics_check (struct zi_thread *t, int force)
      the thread's first use).  */
   if (t->tls_gen != __atomic_load_n (&tls_gen, __ATOMIC_ACQUIRE) || (force && t->tls_pending))
     thread_tls (t);
+}
+
+void
+zi_statics_check (struct zi_thread *t, int force)
+{
+  unsigned n = ++t->lookups;
+  if (__builtin_expect (force || n - t->refreshed >= ZI_STATICS_EVERY
+                        || t->tls_gen != __atomic_load_n (&tls_gen, __ATOMIC_ACQUIRE), 0))
+    check_slow (t, force, n);
 }
 
 /* Look for loaded and unloaded modules.  Called from zi_statics_check (a
