@@ -556,21 +556,24 @@ thread_tls (struct zi_thread *t)
   if (fresh)
     {
       uintptr_t *b = realloc (t->tls_blocks, (t->ntls_blocks + fresh) * sizeof *b);
+      if (b)
+        t->tls_blocks = b;
       int held = zi_objects_wrlock ();
       size_t added = 0;
-      if (s.adds < seen_adds || s.subs < seen_subs)
+      int usable = b != NULL;
+      if (usable && (s.adds < seen_adds || s.subs < seen_subs))
         {
           /* Older than the module list: its blocks may be of modules
              gone since.  At the next look.  */
           t->tls_gen = 0;
-          b = NULL;
+          usable = 0;
         }
-      else
+      if (usable)
         {
           struct fresh_blocks f = { &s, t };
           drop_instances (not_stale, &f);
         }
-      for (size_t j = 0; b && j < fresh; j++)
+      for (size_t j = 0; usable && j < fresh; j++)
         {
           size_t mod = nmodules;
           for (size_t i = 0; i < nmodules; i++)
@@ -595,8 +598,6 @@ thread_tls (struct zi_thread *t)
           for (int k = 0; k < ZI_DATA_KINDS; k++)
             zi_gids_clear (k, s.m[j].tls_data, s.m[j].tls_size);
         }
-      if (b)
-        t->tls_blocks = b;
       if (added)
         {
           sort_table (ntable - added);
