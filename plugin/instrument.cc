@@ -300,7 +300,7 @@ describe_lanes_read (gimple *stmt, tree lhs, tree rhs, struct zi_load *l)
     }
   tree vtype = TREE_TYPE (lhs);
   unsigned HOST_WIDE_INT lanes;
-  if (!def || !VECTOR_TYPE_P (vtype) || !TYPE_VECTOR_SUBPARTS (vtype).is_constant (&lanes)
+  if (!def || !TYPE_VECTOR_SUBPARTS (vtype).is_constant (&lanes)
       || !classify_type (vtype, &l->type, &l->lanes) || l->lanes != lanes)
     return false;
   unsigned vbytes = type_bytes (vtype), total = type_bytes (TREE_TYPE (array));
@@ -482,8 +482,8 @@ element_address (gimple_seq *seq, const struct zi_load *l, bool for_scev = false
   tree offset;
   machine_mode mode;
   int unsignedp, reversep, volatilep = 0;
-  tree inner = get_inner_reference (l->lanes_ref ? l->lanes_ref : l->ref, &bitsize, &bitpos, &offset, &mode,
-                                    &unsignedp, &reversep, &volatilep);
+  tree inner = get_inner_reference (l->lanes_ref ? l->lanes_ref : l->ref, &bitsize, &bitpos,
+                                    &offset, &mode, &unsignedp, &reversep, &volatilep);
   tree addr;
   if (DECL_P (inner))
     {

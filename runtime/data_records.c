@@ -166,10 +166,11 @@ by_redundancy (const void *a, const void *b)
     return x->kind < y->kind ? -1 : 1;
   if (x->cls != y->cls)
     return x->cls < y->cls ? -1 : 1;
-  if (x->cls == ZI_CLASS_STATIC && strcmp (x->name, y->name))
-    return strcmp (x->name, y->name);
   if (x->cls == ZI_CLASS_STATIC)
-    return x->thread_local - y->thread_local;
+    {
+      int c = strcmp (x->name, y->name);
+      return c ? c : x->thread_local - y->thread_local;
+    }
   return zi_paths_cmp (sort_paths, x->path, y->path);
 }
 

@@ -21,15 +21,18 @@
    OpenMP and Fortran threadprivate) have one instance per thread, at the
    symbol's offset in the thread's block of its module's PT_TLS segment
    (dl_iterate_phdr's dlpi_tls_data, as seen by that thread).  A thread's
-   instances join the table the first time it looks up an object
-   (zi_statics_check), one entry each with the thread as owner, and leave
-   it when the thread ends (buried: their counts stay) or is gone after a
-   fork.  All instances of a symbol share one group (one record, its
-   allocations the number of instances read).  A thread's static TLS
-   blocks lie at the top of its stack mapping, which its stack range
-   (analyze_data.c) then stops below.  A library's TLS allocated only on
-   first use (dlopen-ed libraries without static TLS) is a heap block of
-   the C library and counts as such.
+   instances join the table before its first lookup and when modules
+   change (thread_tls), one entry each with the thread as owner, and
+   leave it when the thread ends (buried: their counts stay) or is gone
+   after a fork.  All instances of a symbol share one group (one record,
+   its allocations the number of instances read), also across a module's
+   unloading and loading again.  A thread's static TLS blocks lie at the
+   top of its stack mapping, which its stack range (analyze_data.c) then
+   stops below.  The TLS of a library loaded with dlopen is a heap block
+   the loader allocates at a thread's first use of it: a lookup that
+   finds such a block looks for the thread's new blocks first.
+   dl_iterate_phdr is only called with no lock of the runtime's held
+   (struct snapshot).
 
    Built without libelf (riscv64 on Debian 12), there are no static
    objects: their loads count as unknown memory.  */
@@ -239,6 +242,19 @@ by_address (const void *a, const void *b)
   return strcmp (x->symbol, y->symbol);
 }
 
+/* The object of table entry E, if made, is gone: its counts go to its
+   group.  A thread-local instance's object is its own (a static
+   object's holds its group): freed.  Write lock held.  */
+static void
+bury_entry (const struct static_entry *e)
+{
+  if (!e->obj)
+    return;
+  zi_object_bury (e->obj);
+  if (e->owner)
+    free (e->obj);
+}
+
 /* Sort the table, of which the first SORTED entries are in order, and
    drop aliases and nested symbols (keeping the objects already made for
    them, if any).  A thread's new thread-local instances are a few
@@ -271,12 +287,8 @@ sort_table (size_t sorted)
              it goes to no other entry.  */
           if (table[i].obj && !table[out - 1].obj && table[i].owner == table[out - 1].owner)
             table[out - 1].obj = table[i].obj;
-          else if (table[i].obj)
-            {
-              zi_object_bury (table[i].obj);
-              if (table[i].owner)
-                free (table[i].obj);
-            }
+          else
+            bury_entry (&table[i]);
           continue;
         }
       table[out++] = table[i];
@@ -635,11 +647,7 @@ drop_instances (int (*keep) (const struct static_entry *, const void *), const v
     {
       if (table[i].owner && !keep (&table[i], arg))
         {
-          if (table[i].obj)
-            {
-              zi_object_bury (table[i].obj);
-              free (table[i].obj);
-            }
+          bury_entry (&table[i]);
           continue;
         }
       table[out++] = table[i];
@@ -756,12 +764,7 @@ zi_statics_refresh (void)
         {
           if (!modules[table[i].module].present)
             {
-              if (table[i].obj)
-                {
-                  zi_object_bury (table[i].obj);
-                  if (table[i].owner)
-                    free (table[i].obj);
-                }
+              bury_entry (&table[i]);
               changed = 1;
               continue;
             }
