@@ -22,10 +22,11 @@
 
    After the loop optimizers the data pointer is an induction variable
    whose start is such an address: the array is still known (a(?, ?));
-   site.cc then takes the early GIMPLE's text for the load's location
-   and array (zi_fortran_array_name), where a statement's loads share one
-   location, or for its location and rank: an inlined dummy argument's
-   array is the caller's.
+   site.cc then takes the early GIMPLE's text for the load's location,
+   which the early pass made the load's own where a statement's loads
+   share one (tag_loads), else for its location and array
+   (zi_fortran_array_name), or for its location and rank: an inlined
+   dummy argument's array is the caller's.
 
    Arrays without a descriptor (explicit shape, fixed size) are flattened
    by gfortran to one dimension whose extents only the front end knows:

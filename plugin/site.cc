@@ -852,6 +852,130 @@ lanes_text (const expanded_location &x, unsigned HOST_WIDE_INT bytes, unsigned k
   return text && *text ? text : NULL;
 }
 
+/* The number of unknown parts of S: '?', and "..." where the printer
+   stopped.  */
+static unsigned
+unknowns (const char *s)
+{
+  unsigned n = 0;
+  for (const char *p = s; *p; p++)
+    n += *p == '?' || (p[0] == '.' && p[1] == '.' && p[2] == '.');
+  return n;
+}
+
+/* Texts of loads whose location the early pass made their own
+   (tag_loads), by tag_key.  */
+static hash_map<nofree_string_hash, const char *> *tagged_texts;
+
+/* "file:line:column:bytes" of LOC's locus, then the start and finish of
+   its source range, malloc'd.  */
+static char *
+tag_key (location_t loc, unsigned HOST_WIDE_INT bytes)
+{
+  source_range r = get_range_from_loc (line_table, loc);
+  expanded_location x = expand_location (loc), s = expand_location (r.m_start),
+                    f = expand_location (r.m_finish);
+  return xasprintf ("%s:%d:%d:%u/%d:%d/%d:%d", x.file ? x.file : "", x.line, x.column,
+                    (unsigned) bytes, s.line, s.column, f.line, f.column);
+}
+
+/* Distinct texts one location's loads can be told apart by at most.  */
+#define MAX_TAGS 256
+
+/* A load of the early GIMPLE, its text and its text_key.  */
+struct early_load {
+  char *key;
+  gimple *stmt;
+  const char *text;
+  unsigned HOST_WIDE_INT bytes;
+};
+
+static int
+early_load_cmp (const void *a, const void *b)
+{
+  return strcmp (((const early_load *) a)->key, ((const early_load *) b)->key);
+}
+
+/* Loads that read differently at one location and size (gfortran gives
+   all loads of a statement its last column: the seven u(i +- 1, j, k)
+   of a stencil) would all print the '?' of the late GIMPLE, whose
+   addresses are induction variables.  Give each of them a location of
+   its own, the same locus with a source range of its own (from the
+   locus to K columns after it), and remember its text by that location
+   (tag_key): the optimizers keep a statement's location in every copy
+   they make of it (unrolling, versioning, vectorizing, inlining keeps
+   the range), and only diagnostics read a range, never the line table
+   of the debug information or the code.  Loads whose locus is in a
+   macro expansion, or whose range cannot be moved, are left as they
+   are.  LOADS is sorted by key; runs of one key are tagged.  */
+static void
+tag_loads (vec<early_load> &loads)
+{
+  if (!tagged_texts)
+    tagged_texts = new hash_map<nofree_string_hash, const char *>;
+  for (unsigned i = 0, j; i < loads.length (); i = j)
+    {
+      bool differ = false;
+      for (j = i + 1; j < loads.length () && !strcmp (loads[j].key, loads[i].key); j++)
+        differ |= strcmp (loads[j].text, loads[i].text) != 0;
+      if (!differ)
+        continue;
+      /* The run's own ranges (a C expression's), never taken as tags.  */
+      auto_vec<char *> own;
+      for (unsigned k = i; k < j; k++)
+        own.safe_push (tag_key (gimple_location (loads[k].stmt), loads[k].bytes));
+      /* One tag per text: the loads of one text (u%data, for each of
+         the seven) share it.  */
+      auto_vec<std::pair<const char *, location_t> > tags;
+      unsigned next = 1;
+      for (unsigned k = i; k < j; k++)
+        {
+          location_t loc = gimple_location (loads[k].stmt);
+          location_t locus = get_pure_location (loc);
+          if (linemap_location_from_macro_expansion_p (line_table, locus))
+            break;
+          location_t finish = UNKNOWN_LOCATION;
+          for (auto &t : tags)
+            if (!strcmp (t.first, loads[k].text))
+              finish = t.second;
+          for (; finish == UNKNOWN_LOCATION && next < MAX_TAGS; next++)
+            {
+              location_t f = linemap_position_for_loc_and_offset (line_table, locus, next);
+              if (f == locus)
+                next = MAX_TAGS;
+              else
+                {
+                  source_range r = { locus, f };
+                  char *key = tag_key (COMBINE_LOCATION_DATA (line_table, locus, r, NULL),
+                                       loads[k].bytes);
+                  bool taken = tagged_texts->get (key) != NULL;
+                  for (char *o : own)
+                    taken |= !strcmp (o, key);
+                  free (key);
+                  if (!taken)
+                    {
+                      finish = f;
+                      tags.safe_push ({ loads[k].text, f });
+                    }
+                }
+            }
+          if (finish == UNKNOWN_LOCATION)
+            break;
+          source_range r = { locus, finish };
+          location_t tagged = COMBINE_LOCATION_DATA (line_table, locus, r, LOCATION_BLOCK (loc));
+          gimple_set_location (loads[k].stmt, tagged);
+          char *key = tag_key (tagged, loads[k].bytes);
+          bool existed;
+          const char *&known = tagged_texts->get_or_insert (key, &existed);
+          if (existed)
+            free (key);
+          known = loads[k].text;
+        }
+      for (char *o : own)
+        free (o);
+    }
+}
+
 /* Remember the text of every load of FUN as the early GIMPLE writes it,
    before the loop optimizers turn p[i].w into MEM[ivtmp + 8]: the late
    pass's sites take it where their own text has a '?' (zi_make_site).
@@ -865,6 +989,7 @@ zi_note_early_texts (function *fun)
     early_texts = new hash_map<nofree_string_hash, const char *>;
   if (!early_fields)
     early_fields = new hash_map<nofree_string_hash, vec<field_note> *>;
+  auto_vec<early_load> loads;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
@@ -903,6 +1028,8 @@ zi_note_early_texts (function *fun)
         note_text (text_key (x, bytes), text);
         note_text (line_key (x, bytes), text);
         note_field (x, bytes, rhs, text);
+        if (!unknowns (text))
+          loads.safe_push ({ text_key (x, bytes), stmt, text, bytes });
         /* gfortran gives a statement's loads one location: per array and
            per rank too.  */
         int rank;
@@ -915,18 +1042,12 @@ zi_note_early_texts (function *fun)
             free (array);
           }
       }
+  loads.qsort (early_load_cmp);
+  tag_loads (loads);
+  for (early_load &l : loads)
+    free (l.key);
 }
 
-/* The number of unknown parts of S: '?', and "..." where the printer
-   stopped.  */
-static unsigned
-unknowns (const char *s)
-{
-  unsigned n = 0;
-  for (const char *p = s; *p; p++)
-    n += *p == '?' || (p[0] == '.' && p[1] == '.' && p[2] == '.');
-  return n;
-}
 
 /* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
    element, reported at SITE_LOC: the early GIMPLE's at STMT's own
@@ -951,9 +1072,20 @@ site_text (gimple *stmt, location_t site_loc, tree ref, unsigned element_bytes)
       free (key);
       return early && **early && (!*text || unknowns (*early) <= unknowns (text)) ? *early : text;
     }
+  char *key;
+  const char **early;
+  if (tagged_texts)
+    {
+      /* A load the early pass gave a location of its own (tag_loads).  */
+      key = tag_key (loc, element_bytes);
+      early = tagged_texts->get (key);
+      free (key);
+      if (early && (!*text || unknowns (*early) <= unknowns (text)))
+        return *early;
+    }
   expanded_location x = expand_location (loc);
-  char *key = text_key (x, element_bytes);
-  const char **early = early_texts->get (key);
+  key = text_key (x, element_bytes);
+  early = early_texts->get (key);
   free (key);
   int rank = 0;
   if (!early || !**early)

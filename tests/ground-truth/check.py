@@ -31,6 +31,9 @@ Expectation comments (C/C++ "//" or Fortran "!"), all numbers hand-derived:
                                FUNC@LABEL, FUNC:LINE, FUNC:? or FUNC (any
                                line), or * (any number of frames); a
                                frame ending "(inlined)" must be marked so.
+  text=TEXT                    only the records on the line whose
+                               expression is TEXT (several loads of one
+                               statement: expect@LABEL lines, one per text).
 
 Options of the whole test:
   zeroinst-flags: FLAGS        compiler flags for both builds (default -O1)
@@ -426,8 +429,15 @@ def check_code(report, spec, source):
                      % (what, want["path"], [show_path(r["call_path"]) for r in recs]))
             recs = chosen
             what += " path " + want["path"]
+        if "text" in want:
+            chosen = [r for r in recs if r["site"]["expr"] == want["text"]]
+            if not chosen:
+                fail("%s: no record with text %s; texts here: %s"
+                     % (what, want["text"], sorted({r["site"]["expr"] for r in recs})))
+            recs = chosen
+            what += " text " + want["text"]
         for key, val in want.items():
-            if key == "path":
+            if key in ("path", "text"):
                 continue
             if key in COUNTERS:
                 check_value(what, key, val, sum(r[key] for r in recs))

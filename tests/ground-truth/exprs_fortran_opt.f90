@@ -1,10 +1,10 @@
 ! Fortran's references in Fortran's syntax, optimized (exprs_fortran.f90
 ! at -O0): the loop optimizers rewrite each element's address into an
 ! induction variable, and the text is the early GIMPLE's, found by the
-! statement's location and the array (gfortran gives a statement's loads
-! one location).  Two elements of one array in one statement cannot be
-! told apart: they read m(?, ?).  The descriptors' fields load once,
-! before the loops.  k = 4 (3 + argc): 3 * 3 iterations per line.
+! statement's location (gfortran gives a statement's loads one location;
+! the plugin's early pass makes each load's its own, a source range).  Two
+! elements of one array in one statement read p(r, c) and p(c, r).  The
+! descriptors' fields load once, before the loops.  k = 4 (3 + argc): 3 * 3 iterations per line.
 ! zeroinst-flags: -O2 -g
 module exprs_opt_mod
   implicit none
@@ -23,7 +23,7 @@ contains
           s = s + p(r + 1, c - 1)  ! expect: elements=9 expr="p(r + 1, c - 1)"
           s = s + q(r)  ! expect: elements=9 expr=q(r)
           s = s + g(r, c)  ! expect: elements=12 expr="g(r, c)"|g%data|g%offset|g%dim(2)%stride
-          s = s + p(r, c) * p(c, r)  ! expect: elements=18 expr="p(?, ?)"
+          s = s + p(r, c) * p(c, r)  ! expect: elements=18 expr="p(r, c)|p(c, r)"
        end do
     end do
     total = s
