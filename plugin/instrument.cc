@@ -17,10 +17,15 @@
        data: p[i].x, p[i].y), as the vectorizer's temporary array holds
        them: each a gather of its lanes from the memory read
        (describe_lanes_read), counted by the runtime in the same way;
+     - SVE's vectors: scalable ones (their lanes known only when the
+       program runs) and any under an SVE predicate (masked loads,
+       .MASK_LOAD_LANES, .MASK_GATHER_LOAD), whose lanes GIMPLE cannot
+       take apart: stored on the stack with their mask, and their active
+       lanes counted by one runtime call (emit_lanes_call);
      - aggregate copies (memory to memory): class ZI_OTHER with the byte
        count, no value analysis.
-   Values whose type has no class (decimal floats, odd sizes, scalable
-   vectors, vector masks) are ZI_OTHER too.  Nothing is skipped silently:
+   Values whose type has no class (decimal floats, odd sizes, vector
+   masks) are ZI_OTHER too.  Nothing is skipped silently:
    atomic and volatile loads are left out only when asked to
    (-fplugin-arg-zeroinst-no-sync-loads).
 
@@ -177,6 +182,34 @@ classify_type (tree type, enum zi_type *out, unsigned *lanes)
   return classify_scalar (type, out);
 }
 
+/* Is MASK an SVE predicate (a vector of booleans in a mode of its own,
+   not a vector of integers nor an integer: AVX2's, AVX-512's)?  */
+static bool
+predicate_p (tree mask)
+{
+  return mask && GET_MODE_CLASS (TYPE_MODE (TREE_TYPE (mask))) == MODE_VECTOR_BOOL;
+}
+
+/* Is a vector of TYPE counted from the stack (emit_lanes_call): a
+   scalable vector (SVE: its lanes a multiple of a number known only when
+   the program runs), or with ANY one of constant lanes too (a load under
+   an SVE predicate, whose lanes GIMPLE cannot take apart), of a class's
+   lanes of at most 8 bytes?  Its class into *OUT, one lane's bytes into
+   *BYTES.  */
+static bool
+classify_spilled (tree type, bool any, enum zi_type *out, unsigned *bytes)
+{
+  if (TREE_CODE (type) != VECTOR_TYPE || VECTOR_BOOLEAN_TYPE_P (type)
+      || (!any && TYPE_VECTOR_SUBPARTS (type).is_constant ()))
+    return false;
+  tree lane = TREE_TYPE (type);
+  if (!classify_scalar (lane, out) || ZI_WIDE_TYPE (*out)
+      || !tree_fits_uhwi_p (TYPE_SIZE_UNIT (lane)))
+    return false;
+  *bytes = tree_to_uhwi (TYPE_SIZE_UNIT (lane));
+  return *bytes <= 8;
+}
+
 /* True if REF (a right-hand side) reads memory.  */
 static bool
 reads_memory (tree ref)
@@ -227,6 +260,9 @@ struct zi_load {
                                 (instrument_load); else NULL */
   tree iv_base, iv_step;     /* data 3: its address in iteration i of its range
                                 loop is iv_base + i * iv_step (version_ranges) */
+  bool spill;                /* counted from the stack (emit_lanes_call): a scalable
+                                vector (SVE), or one under an SVE predicate;
+                                LANES 0, ACCESS_BYTES one lane's */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -293,14 +329,45 @@ describe_lanes_read (gimple *stmt, tree lhs, tree rhs, struct zi_load *l)
   for (gsi_prev (&gsi); !gsi_end_p (gsi) && !def; gsi_prev (&gsi))
     {
       gimple *s = gsi_stmt (gsi);
-      if (gimple_call_internal_p (s, IFN_LOAD_LANES) && gimple_call_lhs (s) == array)
+      if ((gimple_call_internal_p (s, IFN_LOAD_LANES)
+           || gimple_call_internal_p (s, IFN_MASK_LOAD_LANES))
+          && gimple_call_lhs (s) == array)
         def = s;
       else if (gimple_vdef (s))
         return false;    /* a store between: the array may hold other values */
     }
   tree vtype = TREE_TYPE (lhs);
+  tree domain = TYPE_DOMAIN (TREE_TYPE (array));
+  if (def && TREE_CODE (TREE_TYPE (array)) == ARRAY_TYPE && domain
+      && tree_fits_uhwi_p (TYPE_MAX_VALUE (domain))
+      && tree_to_uhwi (TYPE_MAX_VALUE (domain)) < 4
+      && tree_to_uhwi (TREE_OPERAND (rhs, 1)) <= tree_to_uhwi (TYPE_MAX_VALUE (domain))
+      && classify_spilled (vtype, gimple_call_internal_p (def, IFN_MASK_LOAD_LANES),
+                           &l->type, &l->access_bytes))
+    {
+      /* Scalable vectors, and masked ones (SVE's LD2/LD3/LD4; masked in
+         a fully-masked loop: .MASK_LOAD_LANES (pointer, alignment,
+         mask), the mask's lane J for the J-th structure): lane J of
+         vector K at element J * N + K, counted by emit_lanes_call.  */
+      l->value = lhs;
+      l->lanes = 0;
+      l->spill = true;
+      l->lanes_k = tree_to_uhwi (TREE_OPERAND (rhs, 1));
+      l->lanes_n = tree_to_uhwi (TYPE_MAX_VALUE (domain)) + 1;
+      if (gimple_call_internal_p (def, IFN_MASK_LOAD_LANES))
+        {
+          tree ptr = gimple_call_arg (def, 0);
+          l->lanes_ref = build2 (MEM_REF, TREE_TYPE (array), ptr,
+                                 build_int_cst (TREE_TYPE (ptr), 0));
+          l->mask = gimple_call_arg (def, 2);
+        }
+      else
+        l->lanes_ref = gimple_call_arg (def, 0);
+      return true;
+    }
   unsigned HOST_WIDE_INT lanes;
-  if (!def || !TYPE_VECTOR_SUBPARTS (vtype).is_constant (&lanes)
+  if (!def || !gimple_call_internal_p (def, IFN_LOAD_LANES)
+      || !TYPE_VECTOR_SUBPARTS (vtype).is_constant (&lanes)
       || !classify_type (vtype, &l->type, &l->lanes) || l->lanes != lanes)
     return false;
   unsigned vbytes = type_bytes (vtype), total = type_bytes (TREE_TYPE (array));
@@ -346,6 +413,13 @@ describe_load (gimple *stmt, struct zi_load *l)
               l->value = lhs;
               return true;
             }
+          if (classify_spilled (TREE_TYPE (lhs), false, &l->type, &l->access_bytes))
+            {
+              l->value = lhs;
+              l->lanes = 0;
+              l->spill = true;
+              return true;
+            }
         }
       else if (!AGGREGATE_TYPE_P (TREE_TYPE (rhs)))
         return false;    /* not a load into a value nor an aggregate copy */
@@ -379,17 +453,57 @@ describe_load (gimple *stmt, struct zi_load *l)
     }
   if (is_gimple_call (stmt) && gimple_call_internal_p (stmt, IFN_MASK_LOAD))
     {
-      /* .MASK_LOAD (pointer, alias pointer and alignment, mask); a
-         scalable vector (SVE) has no constant lanes: not counted.  */
+      /* .MASK_LOAD (pointer, alias pointer and alignment, mask), of a
+         vector of constant lanes under a mask of AVX2 or AVX-512
+         (mask_lane), or from the stack: a scalable one, or one under an
+         SVE predicate (-msve-vector-bits=N).  */
       tree lhs = gimple_call_lhs (stmt);
-      if (!lhs || TREE_CODE (lhs) != SSA_NAME
-          || !classify_type (TREE_TYPE (lhs), &l->type, &l->lanes))
+      if (!lhs || TREE_CODE (lhs) != SSA_NAME)
         return false;
       l->value = lhs;
       l->addr_arg = gimple_call_arg (stmt, 0);
       l->mask = gimple_call_arg (stmt, 2);
+      if (classify_spilled (TREE_TYPE (lhs), predicate_p (l->mask), &l->type,
+                            &l->access_bytes))
+        {
+          l->lanes = 0;
+          l->spill = true;
+          return true;
+        }
+      if (!classify_type (TREE_TYPE (lhs), &l->type, &l->lanes))
+        return false;
       l->access_bytes = type_bytes (TREE_TYPE (lhs));
       return l->access_bytes != 0;
+    }
+  if (is_gimple_call (stmt) && gimple_call_internal_p (stmt)
+      && (gimple_call_internal_fn (stmt) == IFN_GATHER_LOAD
+          || gimple_call_internal_fn (stmt) == IFN_MASK_GATHER_LOAD))
+    {
+      /* .GATHER_LOAD (base, offsets, scale, zero) and .MASK_GATHER_LOAD
+         (..., mask): SVE's LD1 with a vector of offsets (x86's gathers
+         are target builtins: describe_gather), lane i from base +
+         offsets[i] * scale, the offsets extended by their signedness;
+         counted from the stack, scalable or not.  */
+      tree lhs = gimple_call_lhs (stmt), offsets = gimple_call_arg (stmt, 1);
+      tree scale = gimple_call_arg (stmt, 2);
+      int mask = internal_fn_mask_index (gimple_call_internal_fn (stmt));
+      if (!lhs || TREE_CODE (lhs) != SSA_NAME || !tree_fits_uhwi_p (scale)
+          || tree_to_uhwi (scale) >= (1u << 16) || TREE_CODE (TREE_TYPE (offsets)) != VECTOR_TYPE
+          || !INTEGRAL_TYPE_P (TREE_TYPE (TREE_TYPE (offsets)))
+          || !tree_fits_uhwi_p (TYPE_SIZE_UNIT (TREE_TYPE (TREE_TYPE (offsets))))
+          || tree_to_uhwi (TYPE_SIZE_UNIT (TREE_TYPE (TREE_TYPE (offsets)))) > 8
+          || maybe_ne (TYPE_VECTOR_SUBPARTS (TREE_TYPE (offsets)),
+                       TYPE_VECTOR_SUBPARTS (TREE_TYPE (lhs)))
+          || !classify_spilled (TREE_TYPE (lhs), true, &l->type, &l->access_bytes))
+        return false;
+      l->value = lhs;
+      l->lanes = 0;
+      l->spill = true;
+      l->addr_arg = gimple_call_arg (stmt, 0);
+      l->index = offsets;
+      l->scale = tree_to_uhwi (scale);
+      l->mask = mask >= 0 ? gimple_call_arg (stmt, mask) : NULL_TREE;
+      return true;
     }
   if (is_gimple_call (stmt) && gimple_call_builtin_p (stmt, BUILT_IN_MD))
     return describe_gather (as_a<gcall *> (stmt), l);
@@ -413,11 +527,20 @@ site_ref (const struct zi_load *l)
       return fold_build2 (MEM_REF, TREE_TYPE (TREE_TYPE (l->value)), build_fold_addr_expr (ref),
                           build_int_cst (reference_alias_ptr_type (ref), 1));
     }
-  if (l->ref || !l->addr_arg || !POINTER_TYPE_P (TREE_TYPE (l->addr_arg)))
+  if (l->ref || !l->addr_arg)
     return l->ref;
-  tree ptr_type = TREE_TYPE (l->addr_arg);
+  tree ptr = l->addr_arg;
+  /* A gather's base as an integer (SVE's: (sizetype) p): the pointer.  */
+  if (l->index && TREE_CODE (ptr) == SSA_NAME && INTEGRAL_TYPE_P (TREE_TYPE (ptr)))
+    if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (ptr)))
+      if (CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def))
+          && POINTER_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (def))))
+        ptr = gimple_assign_rhs1 (def);
+  if (!POINTER_TYPE_P (TREE_TYPE (ptr)))
+    return l->ref;
+  tree ptr_type = TREE_TYPE (ptr);
   if (l->index)
-    return fold_build2 (MEM_REF, TREE_TYPE (TREE_TYPE (l->value)), l->addr_arg,
+    return fold_build2 (MEM_REF, TREE_TYPE (TREE_TYPE (l->value)), ptr,
                         build_int_cst (ptr_type, 1));
   if (l->mask && TREE_CODE (l->addr_arg) == SSA_NAME)
     if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (l->addr_arg)))
@@ -432,7 +555,7 @@ site_ref (const struct zi_load *l)
 static bool
 runtime_counted_p (const struct zi_load *l)
 {
-  return ZI_WIDE_TYPE (l->type) || l->mask || l->index;
+  return ZI_WIDE_TYPE (l->type) || l->mask || l->index || l->spill;
 }
 
 /* EXPR as a gimple value, its statements appended to SEQ
@@ -823,6 +946,9 @@ struct zi_fn_state {
   hash_map<int_hash<int, -1, -2>, int> float_loops;
   /* Loops with something that disturbs objects (quiet_loop_p).  */
   hash_map<int_hash<int, -1, -2>, int> noisy_loops;
+  /* The buffers of spilled vectors' values, masks and offsets
+     (lanes_buffer).  */
+  tree lanes_buf[3] = { NULL_TREE, NULL_TREE, NULL_TREE };
 };
 
 /* Does PRED hold for a PHI or statement of LOOP?  Kept in MAP by loop
@@ -1184,12 +1310,116 @@ mask_lane (gimple_seq *seq, tree mask, unsigned i)
                        build_int_cst (zi_t.u64, HOST_WIDE_INT_1U << i));
 }
 
+/* A buffer of the activation's stack for a scalable vector's lanes, of
+   the largest vector SVE has (2048 bits), aligned for any of them;
+   WHICH 0 for the values, 1 for the mask, 2 for a gather's offsets.  */
+static tree
+lanes_buffer (struct zi_fn_state *st, int which)
+{
+  if (!st->lanes_buf[which])
+    {
+      static const char *const names[] = { "zi_lanes", "zi_mask", "zi_offsets" };
+      tree t = build_array_type_nelts (unsigned_char_type_node, 256);
+      tree v = create_tmp_var (t, names[which]);
+      TREE_ADDRESSABLE (v) = 1;
+      SET_DECL_ALIGN (v, MAX (DECL_ALIGN (v), 128u));
+      st->lanes_buf[which] = v;
+    }
+  return st->lanes_buf[which];
+}
+
+/* Store vector VAL at the start of BUF in SEQ.  */
+static void
+store_vector (gimple_seq *seq, tree buf, tree val)
+{
+  tree type = TREE_TYPE (val);
+  if (TYPE_ALIGN (type) > DECL_ALIGN (buf))
+    type = build_aligned_type (type, DECL_ALIGN (buf));
+  tree mem = build2 (MEM_REF, type, build_fold_addr_expr (buf),
+                     build_int_cst (build_pointer_type (char_type_node), 0));
+  gimple_seq_add_stmt (seq, gimple_build_assign (mem, val));
+}
+
+/* A vector L counted from the stack (SVE's): how many lanes a scalable
+   vector has is known only when it runs, and an SVE predicate's lanes
+   cannot be taken apart in GIMPLE (BIT_FIELD_REF), so the value goes to
+   a buffer on the stack, the mask (a masked load's) as a vector of lanes
+   of the same size, -1 where active and 0 where not (.VCOND_MASK), to
+   another, a gather's offsets to a third, and one runtime call,
+   __zeroinst_count_lanes, counts each active lane at its address, as
+   __zeroinst_count counts one.  The number of lanes of a scalable vector
+   is a constant of the target's vector length (a POLY_INT_CST: SVE's
+   CNTW and the like).  Where the target cannot turn the mask into a
+   vector the load is not counted (none of GCC's targets with scalable
+   vectors is such).  */
+static void
+emit_lanes_call (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
+{
+  tree vtype = TREE_TYPE (l->value);
+  poly_uint64 nlanes = TYPE_VECTOR_SUBPARTS (vtype);
+  gimple_seq seq = NULL;
+  tree mask_ptr = build_zero_cst (ptr_type_node);
+  if (l->mask)
+    {
+      /* Integer lanes in the value's own mode (an SVE partial vector,
+         VNx4QI, whose lanes sit in wider containers, would otherwise be
+         given another: V8QI).  */
+      machine_mode imode;
+      if (!VECTOR_MODE_P (TYPE_MODE (vtype))
+          || !related_int_vector_mode (TYPE_MODE (vtype)).exists (&imode))
+        return;
+      tree lane = build_nonstandard_integer_type (l->access_bytes * BITS_PER_UNIT, 0);
+      tree itype = build_vector_type_for_mode (lane, imode);
+      if (!direct_internal_fn_supported_p (IFN_VCOND_MASK,
+                                              tree_pair (itype, TREE_TYPE (l->mask)),
+                                              OPTIMIZE_FOR_SPEED))
+        return;
+      tree active = make_ssa_name (itype);
+      gcall *c = gimple_build_call_internal (IFN_VCOND_MASK, 3, l->mask,
+                                             build_minus_one_cst (itype), build_zero_cst (itype));
+      gimple_call_set_lhs (c, active);
+      gimple_seq_add_stmt (&seq, c);
+      store_vector (&seq, lanes_buffer (st, 1), active);
+      mask_ptr = build_fold_addr_expr (lanes_buffer (st, 1));
+    }
+  store_vector (&seq, lanes_buffer (st, 0), l->value);
+  tree offsets = build_zero_cst (ptr_type_node);
+  unsigned HOST_WIDE_INT how = 0;
+  if (l->index)
+    {
+      tree ot = TREE_TYPE (TREE_TYPE (l->index));
+      store_vector (&seq, lanes_buffer (st, 2), l->index);
+      offsets = build_fold_addr_expr (lanes_buffer (st, 2));
+      how = ZI_LANES_GATHER (tree_to_uhwi (TYPE_SIZE_UNIT (ot)), !TYPE_UNSIGNED (ot), l->scale);
+    }
+  else if (l->lanes_ref)
+    how = ZI_LANES_STRUCT (l->lanes_n, l->lanes_k);
+  tree addr = element_address (&seq, l);
+  tree ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
+  tree slot = build_zero_cst (ptr_type_node);
+  if (l->unit >= 0)
+    slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
+                         size_int (l->unit * sizeof (struct zi_slot)));
+  tree n = build_int_cst (zi_t.u64, poly_int64 (nlanes));
+  gimple_seq_add_stmt (&seq, gimple_build_call (zi_t.lanes_fn, 9, l->site, ctx, slot, addr,
+                                                build_fold_addr_expr (lanes_buffer (st, 0)),
+                                                mask_ptr, n, offsets,
+                                                build_int_cst (zi_t.u64, how)));
+  insert_before (end, seq);
+}
+
 /* One __zeroinst_count call per element of L before END: out-of-line
    mode, the 128-bit classes, sites beyond the function's slots, and the
-   active lanes of a masked load (each call behind its lane's test).  */
+   active lanes of a masked load (each call behind its lane's test); a
+   vector counted from the stack through __zeroinst_count_lanes.  */
 static void
 emit_record_calls (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
 {
+  if (l->spill)
+    {
+      emit_lanes_call (end, st, l);
+      return;
+    }
   gimple_seq head = NULL;
   gimple_seq *seq = &head;
   auto_vec<struct zi_lane, 8> lanes;
@@ -2514,8 +2744,12 @@ zi_instrument_function (function *fun)
       {
         /* A masked load's elements are its active lanes: each counts as
            one load of one element (the report's loads are elements per
-           lane).  */
-        if (l.mask)
+           lane); so do the lanes of a vector counted from the stack, a
+           scalable one's whose number is not known here.  */
+        if (l.spill)
+          l.site = zi_make_site (l.stmt, site_ref (&l), l.type, 1, l.access_bytes,
+                                 l.lanes_ref ? (int) l.lanes_k : -1, l.lanes_n);
+        else if (l.mask)
           l.site = zi_make_site (l.stmt, site_ref (&l), l.type, 1, l.access_bytes / l.lanes);
         else
           l.site = zi_make_site (l.stmt, site_ref (&l), l.type, l.lanes, l.access_bytes,

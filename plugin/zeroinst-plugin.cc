@@ -240,6 +240,12 @@ zi_build_trees (void)
                                                          ptr_type_node, ptr_type_node, zi_t.u64,
                                                          zi_t.u64, zi_t.u64, NULL_TREE),
                                false);
+  zi_t.lanes_fn = runtime_fn ("__zeroinst_count_lanes",
+                              build_function_type_list (void_type_node, ptr_type_node,
+                                                        ptr_type_node, ptr_type_node, zi_t.u64,
+                                                        ptr_type_node, ptr_type_node, zi_t.u64,
+                                                        ptr_type_node, zi_t.u64, NULL_TREE),
+                              false);
   return true;
 }
 

@@ -40,6 +40,8 @@ struct zi_trees {
   tree shadow_top_var;       /* extern u64 *__zeroinst_shadow_top[2]: chunks by region */
   tree object_fn;            /* __zeroinst_lookup (dslot *, u64, u64) */
   tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
+  tree lanes_fn;             /* __zeroinst_count_lanes (site *, ctx *, slot *, u64, void *,
+                                void *, u64, void *, u64): a scalable vector's lanes */
   tree alloc_name_var;       /* extern __thread const char *volatile __zeroinst_alloc_name */
   tree clz_fn;               /* __builtin_clzll, where the target has an instruction for it */
 };

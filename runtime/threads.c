@@ -143,6 +143,51 @@ __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx, struct z
   zi_leave ();
 }
 
+/* A scalable vector (SVE): its N lanes of the site's class are at
+   VALUES, in memory order; ACTIVE, when not NULL, holds N lanes of the
+   same size, non-zero where the lane is active (a masked load's).  Each
+   active lane is one element, as __zeroinst_count counts one, at the
+   address HOW says (zeroinst-abi.h).  N is at most 256 (SVE's 2048 bits of one-byte
+   lanes); lanes are little-endian, as on the targets with scalable
+   vectors.  */
+void
+__zeroinst_count_lanes (const struct zi_site *site, const struct zi_ctx *ctx,
+                        struct zi_slot *slot, uint64_t addr, const void *values,
+                        const void *active, uint64_t n, const void *offsets, uint64_t how)
+{
+  unsigned type = site->type < ZI_NTYPES ? site->type : ZI_OTHER;
+  unsigned eb = zi_types[type].elem_bytes, ob = how & 0xff;
+  uint64_t scale = (how >> 16) & 0xffffffffu, nv = (how >> 48) & 0xff, k = how >> 56;
+  if (type == ZI_OTHER || ZI_WIDE_TYPE (type) || eb > 8 || n > 256 || ob > 8
+      || (ob && !offsets))
+    return;
+  const unsigned char *v = values, *m = active, *o = offsets;
+  for (uint64_t i = 0; i < n; i++)
+    {
+      uint64_t lane = 0, on = 1;
+      if (m)
+        {
+          on = 0;
+          memcpy (&on, m + i * eb, eb);
+        }
+      if (!on)
+        continue;
+      memcpy (&lane, v + i * eb, eb);
+      uint64_t at = addr + i * eb;
+      if (ob)
+        {
+          uint64_t off = 0;
+          memcpy (&off, o + i * ob, ob);
+          if ((how & 0x100u) && ob < 8 && (off >> (8 * ob - 1)) & 1)
+            off |= ~0ull << (8 * ob);
+          at = addr + off * scale;
+        }
+      else if (nv)
+        at = addr + (i * nv + k) * eb;
+      __zeroinst_count (site, ctx, slot, at, lane, 0);
+    }
+}
+
 /* Add the totals of the live counters TAB to OUT (one row per kind).  */
 static void
 add_counter_totals (const struct zi_table *tab, struct zi_totals *out)

@@ -320,6 +320,23 @@ extern const uint64_t __zeroinst_unseen[256] ZI_EXPORT;
    in data mode, attributes it to its object.  */
 void __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx,
                         struct zi_slot *slot, uint64_t addr, uint64_t lo, uint64_t hi) ZI_EXPORT;
+/* A scalable vector's (SVE's) N lanes, whose number the plugin does not
+   know: their values at VALUES and, for a masked load, a lane of the
+   same size at ACTIVE that is non-zero where the lane is active (else
+   NULL); __zeroinst_count for each active lane I, of B bytes, at
+
+     HOW 0                          ADDR + I * B        (a vector in memory)
+     ZI_LANES_GATHER (OB, S, SCALE) ADDR + OFFSETS[I] * SCALE, the offsets
+                                    OB bytes each, signed if S (a gather)
+     ZI_LANES_STRUCT (NV, K)        ADDR + (I * NV + K) * B (vector K of a
+                                    structure load of NV: LD2, LD3, LD4)  */
+#define ZI_LANES_GATHER(ob, s, scale)                                         \
+  ((uint64_t) (ob) | ((s) ? 0x100u : 0u) | (uint64_t) (scale) << 16)
+#define ZI_LANES_STRUCT(nv, k) ((uint64_t) (nv) << 48 | (uint64_t) (k) << 56)
+void __zeroinst_count_lanes (const struct zi_site *site, const struct zi_ctx *ctx,
+                             struct zi_slot *slot, uint64_t addr, const void *values,
+                             const void *active, uint64_t n, const void *offsets,
+                             uint64_t how) ZI_EXPORT;
 #ifdef __cplusplus
 }
 #endif

@@ -70,7 +70,7 @@ Program sets (one ctest test each, label "differential"):
                 it (linked and dlopen-ed, both instrumented), not programs
                 of their own: no shared-library program is skipped.
                 Skipped: vectors_avx2 when the CPU has no AVX2 (it cannot
-                run).  Plain builds and runs must succeed.  No -fchecking
+                run), vectors_sve on other targets than aarch64.  Plain builds and runs must succeed.  No -fchecking
                 (the semantics tests have it; here it would only slow the
                 builds down).
   kernels       every examples/kernels/*.c and *.f90 at -O2 -fopenmp (the
@@ -709,6 +709,9 @@ def ground_truth_programs(args):
         base = os.path.splitext(f)[0]
         if "avx2" in base and not has_avx2:
             skipped.append("%s (the CPU has no AVX2)" % base)
+            continue
+        if "sve" in base and arch != "aarch64":
+            skipped.append("%s (SVE: aarch64 only)" % base)
             continue
         progs.append(make(base, f, None, {}, []))
     for suffix, f, flags, env, plugin_args in GT_VARIANTS:
