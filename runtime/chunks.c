@@ -441,6 +441,16 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
 }
 
 /* Call FN for every block.  */
+/* No block was loaded: a forked child's (lifecycle.c), whose objects'
+   kinds are cleared too.  */
+void
+zi_chunks_forget_loads (void)
+{
+  for (int k = 0; k < TIERS; k++)
+    for (size_t i = 0; tiers[k].slots && i <= tiers[k].mask; i++)
+      tiers[k].slots[i].o_which &= ~(uintptr_t) TOUCHED_ALL;
+}
+
 void
 zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg)
 {

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "runtime.h"
+#include "shadow.h"
 
 pid_t zi_pid;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -60,6 +61,30 @@ after_fork_parent (void)
   zi_leave ();
 }
 
+/* O was not loaded in this process.  */
+static void
+forget_loads (struct zi_object *o, void *arg)
+{
+  (void) arg;
+  o->word &= ~((uint64_t) 0xff << ZI_OBJECT_KINDS_SHIFT);
+}
+
+/* A forked child reports only what it loads itself; what the forking
+   thread counted before the fork was taken by before_fork, and is the
+   parent's.  So no group has counts or states, no live object has been
+   loaded (nor its slot in the chunk tables), and the shadow (byte
+   states, group ids) is empty; data slots fill again.  */
+static void
+forget_parent_data (void)
+{
+  zi_groups_forget ();
+  zi_statics_each (forget_loads, NULL);
+  zi_heap_each (forget_loads, NULL);
+  zi_chunks_forget_loads ();
+  zi_shadow_reset ();
+  zi_dslots_stale ();
+}
+
 static void
 after_fork_child (void)
 {
@@ -70,7 +95,10 @@ after_fork_child (void)
   zi_contexts_after_fork_child ();
   zi_objects_after_fork_child ();
   if (zi_data_on)
-    zi_statics_after_fork_child (zi_self);
+    {
+      zi_statics_after_fork_child (zi_self);
+      forget_parent_data ();
+    }
   zi_symbols_reset ();
   zi_leave ();
 }

@@ -73,6 +73,29 @@ zi_objects_after_fork_child (void)
   init_lock ();
 }
 
+/* In a forked child (lifecycle.c): no group has counts, states or
+   buried objects.  A group's allocations stay: the blocks allocated
+   through its path since the program started, the parent's included, as
+   the blocks the child inherits are.  */
+void
+zi_groups_forget (void)
+{
+  for (struct zi_group *g = zi_groups; g; g = g->next)
+    {
+      memset (g->c, 0, sizeof g->c);
+      g->dead_size = 0;
+      g->max_size = 0;
+      memset (g->dead_never, 0, sizeof g->dead_never);
+      memset (g->dead_zero, 0, sizeof g->dead_zero);
+      for (int k = 0; k < ZI_DATA_KINDS; k++)
+        {
+          struct zi_map *m = &g->dead_map[k];
+          zi_map_release (m->bits, m->granules << m->shift, m->shift);
+          memset (m, 0, sizeof *m);
+        }
+    }
+}
+
 /* The granule shift for an object of SIZE bytes.  */
 unsigned
 zi_map_shift (size_t size)

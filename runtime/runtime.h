@@ -642,6 +642,7 @@ extern struct zi_group *zi_groups ZI_HIDDEN;      /* all groups, newest first */
 extern int zi_data_on ZI_HIDDEN;                  /* ZEROINST_MODE has data, runtime up */
 void zi_objects_init (void) ZI_HIDDEN;
 void zi_objects_after_fork_child (void) ZI_HIDDEN;
+void zi_groups_forget (void) ZI_HIDDEN;
 unsigned zi_map_shift (size_t size) ZI_HIDDEN;
 /* M, a map of granules of 1 << SHIFT bytes (none loaded if M->bits is
    NULL), as report.json's byte map of an object of LENGTH bytes
@@ -746,6 +747,7 @@ struct zi_group *zi_chunks_group (unsigned id) ZI_HIDDEN;
 struct zi_object *zi_chunks_take (uintptr_t base) ZI_HIDDEN;
 struct zi_object *zi_chunks_take_overlapping (uintptr_t base, size_t size) ZI_HIDDEN;
 void zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
+void zi_chunks_forget_loads (void) ZI_HIDDEN;
 void zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN;
 /* contexts.c: the node of an allocation by the current context at RA.  */
 const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;

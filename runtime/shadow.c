@@ -431,6 +431,28 @@ zi_shadow_trim (void)
   free (resident);
 }
 
+/* Every byte state and group id reads as zero again: a forked child's
+   (zi_objects_forget_parent), whose pages of the parent's shadow are
+   dropped from the child alone (private mappings).  Mappings past the
+   first MAX_MAPPED are found through the top tables.  */
+void
+zi_shadow_reset (void)
+{
+  size_t n = __atomic_load_n (&nmapped, __ATOMIC_ACQUIRE);
+  for (size_t m = 0; m < n && m < MAX_MAPPED; m++)
+    if (mapped[m] && madvise (mapped[m], MAPPING_BYTES, MADV_DONTNEED) != 0)
+      memset (mapped[m], 0, MAPPING_BYTES);
+  if (n <= MAX_MAPPED)
+    return;
+  for (int k = 0; k < ZI_SHADOW_KINDS; k++)
+    for (size_t r = 0; __zeroinst_shadow_top[k] && r < REGIONS; r++)
+      {
+        uint32_t *c = __zeroinst_shadow_top[k][r];
+        if (c && madvise (c, MAPPING_BYTES, MADV_DONTNEED) != 0)
+          memset (c, 0, MAPPING_BYTES);
+      }
+}
+
 void
 zi_shadow_clear_part (int kind, uintptr_t base, size_t size, uintptr_t from, uintptr_t to)
 {

@@ -208,6 +208,7 @@ void zi_shadow_populate (int kind, uintptr_t base, size_t size) __attribute__ ((
 /* Return the shadow's pages that hold only zeros to the system.  Only
    when no other thread can mark or clear (shadow.c).  */
 void zi_shadow_trim (void) __attribute__ ((visibility ("hidden")));
+void zi_shadow_reset (void) __attribute__ ((visibility ("hidden")));
 /* Forget the states of [BASE, BASE + SIZE) (no mark may run on it).  */
 void zi_shadow_clear (int kind, uintptr_t base, size_t size) __attribute__ ((visibility ("hidden")));
 /* The same for the part [FROM, TO) of that range, as clearing the whole
