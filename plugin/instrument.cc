@@ -946,9 +946,6 @@ struct zi_fn_state {
   hash_map<int_hash<int, -1, -2>, int> float_loops;
   /* Loops with something that disturbs objects (quiet_loop_p).  */
   hash_map<int_hash<int, -1, -2>, int> noisy_loops;
-  /* The buffers of spilled vectors' values, masks and offsets
-     (lanes_buffer).  */
-  tree lanes_buf[3] = { NULL_TREE, NULL_TREE, NULL_TREE };
 };
 
 /* Does PRED hold for a PHI or statement of LOOP?  Kept in MAP by loop
@@ -1310,22 +1307,17 @@ mask_lane (gimple_seq *seq, tree mask, unsigned i)
                        build_int_cst (zi_t.u64, HOST_WIDE_INT_1U << i));
 }
 
-/* A buffer of the activation's stack for a scalable vector's lanes, of
-   the largest vector SVE has (2048 bits), aligned for any of them;
-   WHICH 0 for the values, 1 for the mask, 2 for a gather's offsets.  */
+/* A new buffer on the activation's stack for a vector counted from the
+   stack (emit_lanes_call), of the largest vector SVE has (2048 bits),
+   aligned for any of them: NAME says what it holds.  */
 static tree
-lanes_buffer (struct zi_fn_state *st, int which)
+lanes_buffer (const char *name)
 {
-  if (!st->lanes_buf[which])
-    {
-      static const char *const names[] = { "zi_lanes", "zi_mask", "zi_offsets" };
-      tree t = build_array_type_nelts (unsigned_char_type_node, 256);
-      tree v = create_tmp_var (t, names[which]);
-      TREE_ADDRESSABLE (v) = 1;
-      SET_DECL_ALIGN (v, MAX (DECL_ALIGN (v), 128u));
-      st->lanes_buf[which] = v;
-    }
-  return st->lanes_buf[which];
+  tree t = build_array_type_nelts (unsigned_char_type_node, 256);
+  tree v = create_tmp_var (t, name);
+  TREE_ADDRESSABLE (v) = 1;
+  SET_DECL_ALIGN (v, MAX (DECL_ALIGN (v), 128u));
+  return v;
 }
 
 /* Store vector VAL at the start of BUF in SEQ.  */
@@ -1351,7 +1343,16 @@ store_vector (gimple_seq *seq, tree buf, tree val)
    is a constant of the target's vector length (a POLY_INT_CST: SVE's
    CNTW and the like).  Where the target cannot turn the mask into a
    vector the load is not counted (none of GCC's targets with scalable
-   vectors is such).  */
+   vectors is such).
+
+   The stores follow the load; the call goes at the end of the load's
+   block, after the program's uses of the vector there: a vector live
+   across a call is spilled by the register allocator, and GCC 12's
+   reload fails on some of SVE's partial vectors (VNx2QI, bytes in
+   64-bit lanes: "in gen_rtx_SUBREG").  A vectorized loop's loads are
+   used in their block, so no partial vector is live across the call;
+   each load has buffers of its own, as the calls of one block wait
+   together.  */
 static void
 emit_lanes_call (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
 {
@@ -1379,17 +1380,20 @@ emit_lanes_call (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
                                              build_minus_one_cst (itype), build_zero_cst (itype));
       gimple_call_set_lhs (c, active);
       gimple_seq_add_stmt (&seq, c);
-      store_vector (&seq, lanes_buffer (st, 1), active);
-      mask_ptr = build_fold_addr_expr (lanes_buffer (st, 1));
+      tree mbuf = lanes_buffer ("zi_mask");
+      store_vector (&seq, mbuf, active);
+      mask_ptr = build_fold_addr_expr (mbuf);
     }
-  store_vector (&seq, lanes_buffer (st, 0), l->value);
+  tree vbuf = lanes_buffer ("zi_lanes");
+  store_vector (&seq, vbuf, l->value);
   tree offsets = build_zero_cst (ptr_type_node);
   unsigned HOST_WIDE_INT how = 0;
   if (l->index)
     {
       tree ot = TREE_TYPE (TREE_TYPE (l->index));
-      store_vector (&seq, lanes_buffer (st, 2), l->index);
-      offsets = build_fold_addr_expr (lanes_buffer (st, 2));
+      tree obuf = lanes_buffer ("zi_offsets");
+      store_vector (&seq, obuf, l->index);
+      offsets = build_fold_addr_expr (obuf);
       how = ZI_LANES_GATHER (tree_to_uhwi (TYPE_SIZE_UNIT (ot)), !TYPE_UNSIGNED (ot), l->scale);
     }
   else if (l->lanes_ref)
@@ -1400,12 +1404,16 @@ emit_lanes_call (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   if (l->unit >= 0)
     slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
                          size_int (l->unit * sizeof (struct zi_slot)));
-  tree n = build_int_cst (zi_t.u64, poly_int64 (nlanes));
-  gimple_seq_add_stmt (&seq, gimple_build_call (zi_t.lanes_fn, 9, l->site, ctx, slot, addr,
-                                                build_fold_addr_expr (lanes_buffer (st, 0)),
-                                                mask_ptr, n, offsets,
-                                                build_int_cst (zi_t.u64, how)));
   insert_before (end, seq);
+  tree n = build_int_cst (zi_t.u64, poly_int64 (nlanes));
+  gcall *call = gimple_build_call (zi_t.lanes_fn, 9, l->site, ctx, slot, addr,
+                                   build_fold_addr_expr (vbuf), mask_ptr, n, offsets,
+                                   build_int_cst (zi_t.u64, how));
+  gimple_stmt_iterator last = gsi_last_bb (gimple_bb (end));
+  if (stmt_ends_bb_p (gsi_stmt (last)))
+    gsi_insert_before (&last, call, GSI_SAME_STMT);
+  else
+    gsi_insert_after (&last, call, GSI_NEW_STMT);
 }
 
 /* One __zeroinst_count call per element of L before END: out-of-line

@@ -904,13 +904,19 @@ early_load_cmp (const void *a, const void *b)
    locus to K columns after it), and remember its text by that location
    (tag_key): the optimizers keep a statement's location in every copy
    they make of it (unrolling, versioning, vectorizing, inlining keeps
-   the range), and only diagnostics read a range, never the line table
-   of the debug information or the code.  Loads whose locus is in a
-   macro expansion, or whose range cannot be moved, are left as they
-   are.  LOADS is sorted by key; runs of one key are tagged.  */
+   the range), and neither the line table of the debug information nor
+   the code depends on a range: a diagnostic about the statement
+   underlines the tag's range instead of its own (a caret, in gfortran's
+   case).  The sanitizers' pass (sanopt) drops a check that repeats an
+   earlier one only when their locations are equal, so with a sanitizer
+   nothing is tagged.  Loads whose locus is in a macro expansion, or
+   whose range cannot be moved, are left as they are.  LOADS is sorted
+   by key; runs of one key are tagged.  */
 static void
 tag_loads (vec<early_load> &loads)
 {
+  if (flag_sanitize)
+    return;
   if (!tagged_texts)
     tagged_texts = new hash_map<nofree_string_hash, const char *>;
   for (unsigned i = 0, j; i < loads.length (); i = j)
@@ -1050,17 +1056,38 @@ zi_note_early_texts (function *fun)
 
 
 /* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
-   element, reported at SITE_LOC: the early GIMPLE's at STMT's own
+   element, reported at SITE_LOC: REF's for an interleaved vector, else
+   the early GIMPLE's at STMT's own
    location (for a Fortran array's element, at that location and of that
    array or rank; else the only one of its size on its line) when that
    one is known and has no more unknown parts, else REF's.  */
+/* Is STMT's value a vector that a permutation mixes with another one
+   (the vectorizer's interleaved loads: x[2 * i] and x[2 * i + 1] read as
+   two whole vectors, then taken apart)?  Its lanes are several of the
+   source's elements, and it carries the location of the group's first.  */
+static bool
+interleaved_p (gimple *stmt)
+{
+  tree lhs = gimple_get_lhs (stmt);
+  if (!lhs || TREE_CODE (lhs) != SSA_NAME || !VECTOR_TYPE_P (TREE_TYPE (lhs)))
+    return false;
+  imm_use_iterator it;
+  use_operand_p use;
+  FOR_EACH_IMM_USE_FAST (use, it, lhs)
+    if (gassign *a = dyn_cast<gassign *> (USE_STMT (use)))
+      if (gimple_assign_rhs_code (a) == VEC_PERM_EXPR
+          && !operand_equal_p (gimple_assign_rhs1 (a), gimple_assign_rhs2 (a), 0))
+        return true;
+  return false;
+}
+
 static const char *
 site_text (gimple *stmt, location_t site_loc, tree ref, unsigned element_bytes)
 {
   const char *text = zi_ref_text (ref);
   location_t loc = gimple_location (stmt);
-  if (!early_texts)
-    return text;
+  if (!early_texts || interleaved_p (stmt))
+    return text;   /* the early text would be the group's first element's */
   if (LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
     {
       /* A load without a location of its own (an unrolled copy): the

@@ -173,7 +173,10 @@ __zeroinst_count_lanes (const struct zi_site *site, const struct zi_ctx *ctx,
       if (!on)
         continue;
       memcpy (&lane, v + i * eb, eb);
-      uint64_t at = addr + i * eb;
+      /* ADDR 0: a local without an address (a structure load into
+         one), whose lanes have none either: the stack, as for the
+         lanes of fixed vectors.  */
+      uint64_t at = addr ? addr + i * eb : 0;
       if (ob)
         {
           uint64_t off = 0;
@@ -182,7 +185,7 @@ __zeroinst_count_lanes (const struct zi_site *site, const struct zi_ctx *ctx,
             off |= ~0ull << (8 * ob);
           at = addr + off * scale;
         }
-      else if (nv)
+      else if (nv && addr)
         at = addr + (i * nv + k) * eb;
       __zeroinst_count (site, ctx, slot, at, lane, 0);
     }
