@@ -1056,8 +1056,7 @@ zi_note_early_texts (function *fun)
 
 
 /* The text of the load STMT whose reference is REF, of ELEMENT_BYTES per
-   element, reported at SITE_LOC: REF's for an interleaved vector, else
-   the early GIMPLE's at STMT's own
+   element, reported at SITE_LOC: the early GIMPLE's at STMT's own
    location (for a Fortran array's element, at that location and of that
    array or rank; else the only one of its size on its line) when that
    one is known and has no more unknown parts, else REF's.  */
@@ -1086,8 +1085,8 @@ site_text (gimple *stmt, location_t site_loc, tree ref, unsigned element_bytes)
 {
   const char *text = zi_ref_text (ref);
   location_t loc = gimple_location (stmt);
-  if (!early_texts || interleaved_p (stmt))
-    return text;   /* the early text would be the group's first element's */
+  if (!early_texts)
+    return text;
   if (LOCATION_LOCUS (loc) == UNKNOWN_LOCATION)
     {
       /* A load without a location of its own (an unrolled copy): the
@@ -1101,9 +1100,11 @@ site_text (gimple *stmt, location_t site_loc, tree ref, unsigned element_bytes)
     }
   char *key;
   const char **early;
-  if (tagged_texts)
+  if (tagged_texts && !interleaved_p (stmt))
     {
-      /* A load the early pass gave a location of its own (tag_loads).  */
+      /* A load the early pass gave a location of its own (tag_loads);
+         not an interleaved vector, whose tag is its group's first
+         element's (the vectorizer gives the vector that location).  */
       key = tag_key (loc, element_bytes);
       early = tagged_texts->get (key);
       free (key);
