@@ -1409,8 +1409,22 @@ emit_lanes_call (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   gcall *call = gimple_build_call (zi_t.lanes_fn, 9, l->site, ctx, slot, addr,
                                    build_fold_addr_expr (vbuf), mask_ptr, n, offsets,
                                    build_int_cst (zi_t.u64, how));
+  /* Before the block's control statement, and before a tail call (the
+     last call of the activation: nothing may run after it).  */
   gimple_stmt_iterator last = gsi_last_bb (gimple_bb (end));
-  if (stmt_ends_bb_p (gsi_stmt (last)))
+  bool before = stmt_ends_bb_p (gsi_stmt (last));
+  if (before)
+    {
+      gimple_stmt_iterator prev = last;
+      gsi_prev (&prev);
+      if (!gsi_end_p (prev))
+        if (gcall *c = dyn_cast<gcall *> (gsi_stmt (prev)))
+          if (gimple_call_tail_p (c))
+            last = prev;
+    }
+  else if (gcall *c = dyn_cast<gcall *> (gsi_stmt (last)))
+    before = gimple_call_tail_p (c);
+  if (before)
     gsi_insert_before (&last, call, GSI_SAME_STMT);
   else
     gsi_insert_after (&last, call, GSI_NEW_STMT);
