@@ -440,7 +440,6 @@ zi_chunks_take_overlapping (uintptr_t base, size_t size)
   return NULL;
 }
 
-/* Call FN for every block.  */
 /* No block was loaded: a forked child's (lifecycle.c), whose objects'
    kinds are cleared too.  */
 void
@@ -451,6 +450,7 @@ zi_chunks_forget_loads (void)
       tiers[k].slots[i].o_which &= ~(uintptr_t) TOUCHED_ALL;
 }
 
+/* Call FN for every block.  */
 void
 zi_chunks_each (void (*fn) (struct zi_object *, void *), void *arg)
 {

@@ -432,8 +432,8 @@ zi_shadow_trim (void)
 }
 
 /* Every byte state and group id reads as zero again: a forked child's
-   (zi_objects_forget_parent), whose pages of the parent's shadow are
-   dropped from the child alone (private mappings).  Mappings past the
+   (lifecycle.c, forget_parent_data), whose pages of the parent's shadow
+   are dropped from the child alone (private mappings).  Mappings past the
    first MAX_MAPPED are found through the top tables.  */
 void
 zi_shadow_reset (void)

@@ -143,13 +143,16 @@ __zeroinst_count (const struct zi_site *site, const struct zi_ctx *ctx, struct z
   zi_leave ();
 }
 
-/* A scalable vector (SVE): its N lanes of the site's class are at
-   VALUES, in memory order; ACTIVE, when not NULL, holds N lanes of the
-   same size, non-zero where the lane is active (a masked load's).  Each
-   active lane is one element, as __zeroinst_count counts one, at the
-   address HOW says (zeroinst-abi.h).  N is at most 256 (SVE's 2048 bits of one-byte
-   lanes); lanes are little-endian, as on the targets with scalable
-   vectors.  */
+/* A vector the plugin counts from the stack (SVE's: scalable, or under
+   a predicate): its N lanes of the site's class are at VALUES, in memory
+   order; ACTIVE, when not NULL, holds N lanes of the same size, non-zero
+   where the lane is active (a masked load's).  Each active lane is one
+   element, as __zeroinst_count counts one, at the address HOW says
+   (zeroinst-abi.h, ZI_LANES_GATHER and ZI_LANES_STRUCT: an offset's
+   bytes in bits 0-7, signed offsets in bit 8, the scale in bits 16-47;
+   a structure's vectors in bits 48-55, this one's index above).  N is
+   at most 256 (SVE's 2048 bits of one-byte lanes); lanes are
+   little-endian, as on the targets with scalable vectors.  */
 void
 __zeroinst_count_lanes (const struct zi_site *site, const struct zi_ctx *ctx,
                         struct zi_slot *slot, uint64_t addr, const void *values,
