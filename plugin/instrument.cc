@@ -1307,6 +1307,20 @@ mask_lane (gimple_seq *seq, tree mask, unsigned i)
                        build_int_cst (zi_t.u64, HOST_WIDE_INT_1U << i));
 }
 
+/* The context and counter slot that the runtime's counting calls take
+   for L (__zeroinst_count, __zeroinst_count_lanes), in SEQ: a null slot
+   for a site beyond the function's slots.  */
+static void
+count_args (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l, tree *ctx,
+            tree *slot)
+{
+  *ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
+  *slot = build_zero_cst (ptr_type_node);
+  if (l->unit >= 0)
+    *slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
+                          size_int (l->unit * sizeof (struct zi_slot)));
+}
+
 /* A new buffer on the activation's stack for a vector counted from the
    stack (emit_lanes_call), of the largest vector SVE has (2048 bits),
    aligned for any of them: NAME says what it holds.  */
@@ -1399,11 +1413,8 @@ emit_lanes_call (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   else if (l->lanes_ref)
     how = ZI_LANES_STRUCT (l->lanes_n, l->lanes_k);
   tree addr = element_address (&seq, l);
-  tree ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
-  tree slot = build_zero_cst (ptr_type_node);
-  if (l->unit >= 0)
-    slot = gimple_build (&seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
-                         size_int (l->unit * sizeof (struct zi_slot)));
+  tree ctx, slot;
+  count_args (&seq, st, l, &ctx, &slot);
   insert_before (end, seq);
   tree n = build_int_cst (zi_t.u64, poly_int64 (nlanes));
   gcall *call = gimple_build_call (zi_t.lanes_fn, 9, l->site, ctx, slot, addr,
@@ -1447,11 +1458,8 @@ emit_record_calls (gimple *end, struct zi_fn_state *st, const struct zi_load *l)
   auto_vec<struct zi_lane, 8> lanes;
   lanes.safe_grow (l->lanes);
   build_lanes (seq, l, lanes.address ());
-  tree ctx = st->node ? st->node : build_zero_cst (ptr_type_node);
-  tree slot = build_zero_cst (ptr_type_node);
-  if (l->unit >= 0)
-    slot = gimple_build (seq, POINTER_PLUS_EXPR, ptr_type_node, st->slots,
-                         size_int (l->unit * sizeof (struct zi_slot)));
+  tree ctx, slot;
+  count_args (seq, st, l, &ctx, &slot);
   /* The gather's base; 0: a local without an address (a .LOAD_LANES of
      one), whose lanes have none either.  */
   tree base = l->lanes ? lanes[0].addr : NULL_TREE;
