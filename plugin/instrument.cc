@@ -83,7 +83,9 @@
                                       << 16 * (half's place in the word))
          (two branches: a piece that is a whole aligned half compares its
          loaded byte in memory, then loads the non-zero byte; on x86-64 the
-         OR is a plain one while the process has one thread, mark_half)
+         OR is a plain one while the process has one thread, mark_half.
+         Outside register and range loops the marks are a call of
+         __zeroinst_mark, emit_marks)
 
    In the data-mode copy of a register loop that is quiet (quiet_loop_p:
    no call but internal functions other than atomics, no volatile access,
@@ -782,8 +784,9 @@ add_asm_operand (vec<tree, va_gc> **ops, const char *constraint, tree value)
                                         value));
 }
 
-/* A call of runtime function FN (ARGS[0..NARGS), at most 3), whose result zi_guarded_call
-   sets.  On x86-64 it is an asm statement that calls FN's trampoline KEEP
+/* A call of runtime function FN (ARGS[0..NARGS), at most 4), whose result
+   zi_guarded_call sets (FN returns a value) or which returns nothing.  On
+   x86-64 it is an asm statement that calls FN's trampoline KEEP
    (runtime/stack.c), which preserves every general-purpose register but
    the result's (rax): GCC then keeps nothing in callee-saved registers or
    stack slots for the sake of this rare call.  A plain call makes every
@@ -796,11 +799,12 @@ add_asm_operand (vec<tree, va_gc> **ops, const char *constraint, tree value)
    function cannot use more (zi_sse_only_p).  The asm first steps over the 128 bytes
    of red zone below the stack pointer, which GCC may use in a function
    that makes no call of its own, and calls through the GOT: a PLT entry
-   may clobber r10 and r11 (lazy binding).  */
+   may clobber r10 and r11 (lazy binding).  KEEP may be FN itself, when FN
+   keeps every register (__zeroinst_mark).  */
 gimple *
 zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs, const tree *args)
 {
-  gcc_assert (nargs <= 3);
+  gcc_assert (nargs <= 4);
   if (!keep_registers_p ())
     {
       vec<tree> v = vNULL;
@@ -816,11 +820,12 @@ zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs, 
             "{call *%s@GOTPCREL(%%%%rip)|call [QWORD PTR %s@GOTPCREL[rip]]}\n\t"
             "{lea 128(%%%%rsp), %%%%rsp|lea rsp, [rsp+128]}", keep, keep);
   vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
-  const char *regs[] = { "D", "S", "d" };
+  const char *regs[] = { "D", "S", "d", "c" };
   for (unsigned i = 0; i < nargs; i++)
     add_asm_operand (&in, regs[i], args[i]);
   /* The output operand's value (an SSA name) is set by zi_guarded_call.  */
-  add_asm_operand (&out, "=a", NULL_TREE);
+  if (!VOID_TYPE_P (TREE_TYPE (TREE_TYPE (fn))))
+    add_asm_operand (&out, "=a", NULL_TREE);
   add_clobber (&clobbers, "memory");
   add_clobber (&clobbers, "cc");
   if (keeps == ZI_KEEP_ALL)
@@ -1849,13 +1854,29 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
          8-byte alignment: a pointer the program misaligns despite its
          type (a cast) gets its own bytes marked, never a neighbour's;
          the test above, which trusted the promise, may then skip marks
-         of such a piece (its bytes stay "never loaded").  */
+         of such a piece (its bytes stay "never loaded").  Outside
+         register and range loops (BIASED) a call of __zeroinst_mark,
+         which on x86-64 keeps every register: the marks' code, inline at
+         every load, was 40% of an instrumented program's code (lua's
+         interpreter), and runs only when a state changes.  In those
+         loops, where a first pass over an array marks at every element,
+         they stay inline (the call made bfs.c's and nw.c's data mode up
+         to 12% slower).  */
       seq = NULL;
       if (!a)
         {
           a = element_address (&seq, l);
           if (piece)
             a = gimple_build (&seq, PLUS_EXPR, zi_t.u64, a, build_int_cst (zi_t.u64, piece));
+        }
+      if (!biased)
+        {
+          tree args[] = { gimple_convert (&seq, zi_t.u64, chunk), a,
+                          gimple_convert (&seq, zi_t.u64, v), build_int_cst (zi_t.u64, n) };
+          gimple_seq_add_stmt (&seq, zi_runtime_call (zi_t.mark_fn, "__zeroinst_mark", ZI_KEEP_ALL,
+                                                      4, args));
+          insert_before (then, seq);
+          continue;
         }
       tree at = s ? s : half_offset (&seq, a);
       tree lb = gimple_build (&seq, LSHIFT_EXPR, zi_t.u32, lmask, at);

@@ -227,6 +227,10 @@ zi_build_trees (void)
                                build_function_type_list (zi_t.u64, ptr_type_node, zi_t.u64,
                                                          zi_t.u64, NULL_TREE),
                                true);
+  zi_t.mark_fn = runtime_fn ("__zeroinst_mark",
+                             build_function_type_list (void_type_node, zi_t.u64, zi_t.u64, zi_t.u64,
+                                                       zi_t.u64, NULL_TREE),
+                             true);
   zi_t.enter_fn = runtime_fn ("__zeroinst_enter_node",
                               build_function_type_list (ptr_type_node, ptr_type_node,
                                                         ptr_type_node, NULL_TREE),

@@ -39,6 +39,7 @@ struct zi_trees {
   tree gen_var;              /* extern u64 __zeroinst_gen */
   tree shadow_top_var;       /* extern u64 *__zeroinst_shadow_top[2]: chunks by region */
   tree object_fn;            /* __zeroinst_lookup (dslot *, u64, u64) */
+  tree mark_fn;              /* __zeroinst_mark (u64, u64, u64, u64) */
   tree record_fn;            /* __zeroinst_count (site *, ctx *, slot *, u64, u64, u64) */
   tree lanes_fn;             /* __zeroinst_count_lanes (site *, ctx *, slot *, u64, void *,
                                 void *, u64, void *, u64): a scalable vector's lanes */

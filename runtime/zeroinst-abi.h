@@ -125,8 +125,10 @@
    the shadow layout below; 6: __zeroinst_lookup, with the group ids; 7:
    __zeroinst_shadow_top, group ids found in every region; 8:
    __zeroinst_enter_node, with tail nodes), so that objects of an older
-   plugin fail to link against this runtime instead of counting wrongly.  */
-#define ZI_ABI_VERSION 8
+   plugin fail to link against this runtime instead of counting wrongly.
+   9 adds __zeroinst_mark, the marks out of line: objects of version 8
+   still mark the same shadow inline, and link.  */
+#define ZI_ABI_VERSION 9
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
@@ -305,6 +307,11 @@ const struct zi_ctx *__zeroinst_tail_node (const struct zi_ctx *ctx, uintptr_t k
    elements (a vector, a complex value; DS->bytes is more than one
    element's) the address of its bytes as in memory.  */
 uint32_t *__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value) ZI_EXPORT;
+/* The marks of a piece of a loaded value (above), made when the inline
+   test finds that they change a state: VALUE's N (1 to 8) bytes, its raw
+   bits zero-extended, at ADDR, in CHUNK (a data slot's, not biased).  On
+   x86-64 it keeps every register (runtime/mark.c).  */
+void __zeroinst_mark (uintptr_t chunk, uintptr_t addr, uint64_t value, uint64_t n) ZI_EXPORT;
 /* Per kind, the chunk of each region of 2^ZI_SHADOW_REGION_BITS bytes
    below 2^ZI_SHADOW_BITS (NULL: none mapped), for the group ids' test
    (above).  Set before data mode starts, never changed after.  */

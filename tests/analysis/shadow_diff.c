@@ -7,8 +7,10 @@
    random values, counts of random ranges, clears (small, and large ones
    that give whole shadow pages back), and resizes of random ranges to
    random places, overlapping or not, aligned to 16 bytes or not (a
-   realloc); counts of long ranges of marked bytes.  A mark beyond the
-   shadow's range changes nothing.
+   realloc); counts of long ranges of marked bytes.  Half of the marks of
+   at most 8 bytes are made as generated code makes them, by
+   __zeroinst_mark (runtime/mark.c).  A mark beyond the shadow's range
+   changes nothing.
    Exit status 0 when every count and every state agree.  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +72,20 @@ main (void)
             /* Bytes with only their high or their low bit: the edges of
                zi_nonzero_bytes's carry trick.  */
             lo &= 0x8001800180018001ull;
-          zi_shadow_mark (kind, a, n, lo, hi);
+          uintptr_t last = a + (n > 8 ? 8 : n) - 1;
+          if (n <= 8 && rnd () % 2 && a >> ZI_SHADOW_REGION_BITS == last >> ZI_SHADOW_REGION_BITS)
+            {
+              /* Generated code's marks (runtime/mark.c): a piece of at
+                 most 8 bytes, zero-extended, in one region, with the
+                 chunk of its region.  */
+              uint32_t *w = zi_shadow_word (kind, a);
+              if (n < 8)
+                lo &= (1ull << (8 * n)) - 1;
+              hi = 0;
+              __zeroinst_mark ((uintptr_t) (w - zi_shadow_index (a)), a, lo, n);
+            }
+          else
+            zi_shadow_mark (kind, a, n, lo, hi);
           for (unsigned k = 0; k < n; k++)
             {
               unsigned byte = (unsigned) ((k < 8 ? lo >> (8 * k) : hi >> (8 * (k - 8))) & 0xff);
