@@ -1857,8 +1857,8 @@ emit_marks (gimple *end, const struct zi_load *l, tree chunk, tree addr, unsigne
          of such a piece (its bytes stay "never loaded").  Outside
          register and range loops (BIASED) a call of __zeroinst_mark,
          which on x86-64 keeps every register: the marks' code, inline at
-         every load, was 40% of an instrumented program's code (lua's
-         interpreter), and runs only when a state changes.  In those
+         every load, was 40% of the code of five files of lua's
+         interpreter, and runs only when a state changes.  In those
          loops, where a first pass over an array marks at every element,
          they stay inline (the call made bfs.c's and nw.c's data mode up
          to 12% slower).  */

@@ -310,8 +310,14 @@ uint32_t *__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
 /* The marks of a piece of a loaded value (above), made when the inline
    test finds that they change a state: VALUE's N (1 to 8) bytes, its raw
    bits zero-extended, at ADDR, in CHUNK (a data slot's, not biased).  On
-   x86-64 it keeps every register (runtime/mark.c).  */
-void __zeroinst_mark (uintptr_t chunk, uintptr_t addr, uint64_t value, uint64_t n) ZI_EXPORT;
+   x86-64 it keeps every register but the flags (runtime/mark.c).  */
+#if defined __x86_64__
+#define ZI_KEEPS_REGISTERS __attribute__ ((no_caller_saved_registers))
+#else
+#define ZI_KEEPS_REGISTERS
+#endif
+void __zeroinst_mark (uintptr_t chunk, uintptr_t addr, uint64_t value, uint64_t n)
+    ZI_EXPORT ZI_KEEPS_REGISTERS;
 /* Per kind, the chunk of each region of 2^ZI_SHADOW_REGION_BITS bytes
    below 2^ZI_SHADOW_BITS (NULL: none mapped), for the group ids' test
    (above).  Set before data mode starts, never changed after.  */

@@ -9,9 +9,12 @@
    random places, overlapping or not, aligned to 16 bytes or not (a
    realloc); counts of long ranges of marked bytes.  Half of the marks of
    at most 8 bytes are made as generated code makes them, by
-   __zeroinst_mark (runtime/mark.c).  A mark beyond the shadow's range
-   changes nothing.
+   __zeroinst_mark (runtime/mark.c), called as generated code calls it
+   (on x86-64 the registers it must keep are checked); the second half of
+   the operations runs after a thread was made (the marks' atomic OR).  A
+   mark beyond the shadow's range changes nothing.
    Exit status 0 when every count and every state agree.  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,71 @@ void zi_warn (const char *fmt, ...) { (void) fmt; }
 static unsigned char ref[ZI_SHADOW_KINDS][WINDOW];
 static uintptr_t base;
 static long bad;
+
+/* __zeroinst_mark called as generated code calls it on x86-64
+   (plugin/instrument.cc, zi_runtime_call): from an asm statement that
+   declares only memory and the flags clobbered, past the red zone,
+   through the GOT.  Every other general register, then xmm0-7, hold
+   sentinels, which must come back unchanged, as must the arguments (two
+   calls, as an asm statement has at most 30 operands: marks are ORs, the
+   second changes nothing).  */
+#define MARK_CALL                                                       \
+  "lea -128(%%rsp), %%rsp\n\t"                                          \
+  "call *__zeroinst_mark@GOTPCREL(%%rip)\n\t"                           \
+  "lea 128(%%rsp), %%rsp"
+static void
+mark_as_generated (uintptr_t chunk, uintptr_t a, uint64_t v, uint64_t n)
+{
+#if defined __x86_64__
+  const uint64_t in[4] = { chunk, a, v, n };
+  uint64_t out[4];
+  {
+    register uint64_t rdi __asm__ ("rdi") = chunk, rsi __asm__ ("rsi") = a,
+        rdx __asm__ ("rdx") = v, rcx __asm__ ("rcx") = n, rax __asm__ ("rax") = 0xa0a0,
+        rbx __asm__ ("rbx") = 0xb0b0, r8 __asm__ ("r8") = 0x0808, r9 __asm__ ("r9") = 0x0909,
+        r10 __asm__ ("r10") = 0x1010, r11 __asm__ ("r11") = 0x1111, r12 __asm__ ("r12") = 0x1212,
+        r13 __asm__ ("r13") = 0x1313, r14 __asm__ ("r14") = 0x1414, r15 __asm__ ("r15") = 0x1515;
+    __asm__ volatile (MARK_CALL
+                      : "+r" (rdi), "+r" (rsi), "+r" (rdx), "+r" (rcx), "+r" (rax), "+r" (rbx),
+                        "+r" (r8), "+r" (r9), "+r" (r10), "+r" (r11), "+r" (r12), "+r" (r13),
+                        "+r" (r14), "+r" (r15)
+                      :
+                      : "memory", "cc");
+    const uint64_t kept[10] = { rax, rbx, r8, r9, r10, r11, r12, r13, r14, r15 };
+    const uint64_t want[10] = { 0xa0a0, 0xb0b0, 0x0808, 0x0909, 0x1010,
+                                0x1111, 0x1212, 0x1313, 0x1414, 0x1515 };
+    out[0] = rdi, out[1] = rsi, out[2] = rdx, out[3] = rcx;
+    if ((memcmp (in, out, sizeof in) || memcmp (kept, want, sizeof kept)) && bad++ < 5)
+      printf ("__zeroinst_mark changed a general register the call keeps\n");
+  }
+  {
+    register uint64_t rdi __asm__ ("rdi") = chunk, rsi __asm__ ("rsi") = a,
+        rdx __asm__ ("rdx") = v, rcx __asm__ ("rcx") = n;
+    register double x0 __asm__ ("xmm0") = 0.5, x1 __asm__ ("xmm1") = 1.5,
+        x2 __asm__ ("xmm2") = 2.5, x3 __asm__ ("xmm3") = 3.5, x4 __asm__ ("xmm4") = 4.5,
+        x5 __asm__ ("xmm5") = 5.5, x6 __asm__ ("xmm6") = 6.5, x7 __asm__ ("xmm7") = 7.5;
+    __asm__ volatile (MARK_CALL
+                      : "+r" (rdi), "+r" (rsi), "+r" (rdx), "+r" (rcx), "+x" (x0), "+x" (x1),
+                        "+x" (x2), "+x" (x3), "+x" (x4), "+x" (x5), "+x" (x6), "+x" (x7)
+                      :
+                      : "memory", "cc");
+    const double xs[8] = { x0, x1, x2, x3, x4, x5, x6, x7 };
+    int lost = rdi != chunk || rsi != a || rdx != v || rcx != n;
+    for (int i = 0; i < 8; i++)
+      lost |= xs[i] != i + 0.5;
+    if (lost && bad++ < 5)
+      printf ("__zeroinst_mark changed a vector register\n");
+  }
+#else
+  __zeroinst_mark (chunk, a, v, n);
+#endif
+}
+
+static void *
+nothing (void *arg)
+{
+  return arg;
+}
 
 static uintptr_t
 pick (size_t room)
@@ -58,6 +126,14 @@ main (void)
   base = ((uintptr_t) 41 << ZI_SHADOW_REGION_BITS) - (1u << 20);
   for (int iter = 0; iter < 200000; iter++)
     {
+      if (iter == 100000)
+        {
+          /* The second half with a second thread made: the marks' locked
+             OR (__libc_single_threaded is never set again).  */
+          pthread_t t;
+          if (pthread_create (&t, NULL, nothing, NULL) == 0)
+            pthread_join (t, NULL);
+        }
       int kind = rnd () % ZI_SHADOW_KINDS;
       unsigned op = rnd () % 100;
       if (op < 70)
@@ -82,7 +158,7 @@ main (void)
               if (n < 8)
                 lo &= (1ull << (8 * n)) - 1;
               hi = 0;
-              __zeroinst_mark ((uintptr_t) (w - zi_shadow_index (a)), a, lo, n);
+              mark_as_generated ((uintptr_t) (w - zi_shadow_index (a)), a, lo, n);
             }
           else
             zi_shadow_mark (kind, a, n, lo, hi);
