@@ -37,8 +37,7 @@
 static inline __attribute__ ((always_inline)) void
 mark_half (uintptr_t chunk, uintptr_t addr, uint32_t bits16)
 {
-  uintptr_t idx = (addr >> 4) & (((uintptr_t) 1 << (ZI_SHADOW_REGION_BITS - 4)) - 1);
-  uint32_t *w = (uint32_t *) (chunk + idx * 4);
+  uint32_t *w = (uint32_t *) chunk + zi_shadow_index (addr);
   uint32_t bits = bits16 << ((addr & 8) << 1);
 #if defined __x86_64__
   if (__libc_single_threaded)
