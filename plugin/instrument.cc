@@ -70,6 +70,7 @@
      miss:
        if (addr is in a block of ds's group, by its group id)  -- gid_test
          ds.lo, ds.limit = what the id says of the block from addr's line on;
+         ds.chunk = the chunk of addr's region;  ds.gen = __zeroinst_gen
          chunk = ds.chunk
        else
          chunk = __zeroinst_lookup (&ds, addr, value)  -- x86-64: zi_runtime_call's asm
@@ -2071,11 +2072,18 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
     }
   else
     {
-      /* Not the generation: a stale slot stays stale (the range is
-         valid now, so it is with any later generation too, but an
-         object the slot's generation predates may have gone).  */
-      tree fields[] = { line, limit, c };
-      for (unsigned i = 0; i < 3; i++)
+      /* And the generation, read here: the range is valid as of now.
+         A slot made stale by the end of another object would otherwise
+         stay stale, and each of its elements come here, until a miss
+         outside its group called the runtime.  Read after the entry,
+         the generation is still one the range was valid at: the block
+         cannot end while this thread is between its own load of it and
+         the store (that would be the program's use after free), and
+         its end clears the ids before it changes the generation.  */
+      tree now = make_ssa_name (zi_t.u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
+      tree fields[] = { line, limit, c, now };
+      for (unsigned i = 0; i < 4; i++)
         gimple_seq_add_stmt (&seq, gimple_build_assign (build2 (MEM_REF, zi_t.u64, ds,
                                                                 build_int_cst (zi_t.u64_ptr,
                                                                                8 * i)),

@@ -66,9 +66,23 @@
    hit in the registers it set) X2's.  12 elements, 4 zero (16
    redundant bytes), 6 + 6 redundant bytes for X1 and X2: 28.
    expect-data: heap@farloop int path=main@farloop allocations=4 size=64 elements=12 bytes=48 redundant_bytes=28 zero_elements=4 never_loaded_bytes=48 always_zero_bytes=8 map=4x12n
-   expect-data-total: heap.int.elements=110 heap.int.bytes=504 heap.int.redundant_bytes=374 heap.int.zero_elements=28
+
+   stale: a slot made stale by the end of another object, then served by
+   the ids, is current again (generated code stores the generation with
+   the range), and must go stale once more when its block ends.  One
+   site (get_stale, one call site) reads the keys (1) of two blocks O1
+   and O2 of path old, O1 first: both misses call the runtime (no ids
+   yet); then Z, a block of path bump whose w (2) get_w reads, is freed;
+   then O1 twice (a miss served by the ids, then a hit); then O1 is
+   freed and N1 allocated on path new at its address, key 7: N1's first
+   element finds the slot's range but not its generation, and O1's ids
+   went with O1, so it reaches the runtime and counts for new.
+   expect-data: heap@old int path=main@old allocations=2 size=32 elements=4 bytes=16 redundant_bytes=12 zero_elements=0 never_loaded_bytes=24 always_zero_bytes=6 map=1x3z12n
+   expect-data: heap@bump int path=main@bump allocations=1 size=16 elements=1 bytes=4 redundant_bytes=3 zero_elements=0 never_loaded_bytes=12 always_zero_bytes=3 map=4n1x3z8n
+   expect-data: heap@new int path=main@new allocations=1 size=16 elements=1 bytes=4 redundant_bytes=3 zero_elements=0 never_loaded_bytes=12 always_zero_bytes=3 map=1x3z12n
+   expect-data-total: heap.int.elements=116 heap.int.bytes=528 heap.int.redundant_bytes=392 heap.int.zero_elements=28
    expect-data-total: heap.float.elements=2 unknown.int.elements=0
-   expect-data-records: 10
+   expect-data-records: 13
 */
 #include <malloc.h>
 #include <stdint.h>
@@ -92,6 +106,7 @@ struct mix {
 NOIPA int32_t get_key (const struct rec *r) { return r->key; }
 NOIPA int32_t get_w (const struct rec *r) { return r->w; }
 NOIPA int32_t get_far (const struct rec *r) { return r->key; }
+NOIPA int32_t get_stale (const struct rec *r) { return r->key; }
 NOIPA int32_t get_i (const struct mix *m) { return m->i; }
 
 /* No calls: a register loop.  */
@@ -271,6 +286,38 @@ main (void)
         if (r == 0)
           b->key = x1;
       }
+  /* A stale slot served by the ids, then its block's end.  */
+  struct rec *old[2], *z = NULL, *o1 = NULL;
+  for (int i = 0; i < 2 + zero; i++)
+    {
+      old[i] = xmalloc (malloc (sizeof (struct rec)));  // [[old]]
+      *old[i] = (struct rec) { 1, 0, 0, 0 };
+    }
+  z = xmalloc (malloc (sizeof (struct rec)));  // [[bump]]
+  *z = (struct rec) { 0, 2, 0, 0 };
+  struct rec *seq[5] = { old[0], old[1], old[0], old[0], NULL };
+  for (int k = 0; k < 5 + zero; k++)
+    {
+      if (k == 2)
+        {
+          s += get_w (z);
+          free (z);
+        }
+      if (k == 4)
+        {
+          o1 = old[0];
+          free (o1);
+          seq[4] = xmalloc (malloc (sizeof (struct rec)));  // [[new]]
+          if (seq[4] != o1)
+            {
+              fprintf (stderr, "stale: the new block is not at the freed one's address\n");
+              abort ();
+            }
+          *seq[4] = (struct rec) { 7, 0, 0, 0 };
+        }
+      /* One call site, so one context and one data slot.  */
+      s += get_stale (seq[k]);
+    }
   struct rec *walk[8];
   int32_t set[8];
   for (int k = 0; k < 4; k++)
