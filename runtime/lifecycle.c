@@ -82,7 +82,7 @@ forget_parent_data (void)
   zi_heap_each (forget_loads, NULL);
   zi_chunks_forget_loads ();
   zi_shadow_reset ();
-  zi_dslots_stale ();
+  zi_dslots_stale (NULL);
 }
 
 static void

@@ -32,10 +32,13 @@ int __zeroinst_data_on __attribute__ ((visibility ("default")));
 /* Data slots filled before the last change are stale (object_cache.c).  */
 uint64_t __zeroinst_gen __attribute__ ((visibility ("default"))) = 1;
 
+uint64_t zi_stale_all_gen;
+
 void
-zi_dslots_stale (void)
+zi_dslots_stale (struct zi_group *g)
 {
-  __atomic_fetch_add (&__zeroinst_gen, 1, __ATOMIC_RELEASE);
+  uint64_t now = __atomic_add_fetch (&__zeroinst_gen, 1, __ATOMIC_RELEASE);
+  __atomic_store_n (g ? &g->end_gen : &zi_stale_all_gen, now, __ATOMIC_RELAXED);
 }
 
 /* Writers (malloc, free) must not starve while threads keep flushing.  */
@@ -178,7 +181,7 @@ void
 zi_object_resize (struct zi_object *o, uintptr_t base, size_t size)
 {
   if (o->kinds)
-    zi_dslots_stale ();
+    zi_dslots_stale (o->group);
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     if (o->kinds & (1u << k))
       {
@@ -441,7 +444,7 @@ zi_object_bury (struct zi_object *o)
   if (!g)
     return;
   if (o->kinds)
-    zi_dslots_stale ();
+    zi_dslots_stale (g);
   g->dead_size += o->size;
   if (o->size > g->max_size)
     g->max_size = o->size;

@@ -544,6 +544,8 @@ struct zi_group {
   size_t max_size;           /* largest object */
   long report_slot[ZI_DATA_KINDS];   /* data_records.c, report time */
   uint16_t chunk_id;         /* heap: its id in chunk slots (chunks.c), 0 if none */
+  uint64_t end_gen;          /* the generation the last end or move of one of its
+                                loaded objects made (zi_dslots_stale) */
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
@@ -775,8 +777,12 @@ void zi_dslots_take (struct zi_thread *t, struct zi_dslot *last, unsigned n, int
     ZI_HIDDEN;
 /* Add what T's data slots took to their groups (T stopped, or itself).  */
 void zi_dslots_flush (struct zi_thread *t) ZI_HIDDEN;
-/* A loaded object went away or moved: every data slot looks again.  */
-void zi_dslots_stale (void) ZI_HIDDEN;
+/* A loaded object of group G went away or moved (G NULL: anything may
+   have changed): every data slot misses and looks again; the runtime
+   keeps a slot of another group as it was (object_cache.c).  */
+void zi_dslots_stale (struct zi_group *g) ZI_HIDDEN;
+/* The generation that the last zi_dslots_stale (NULL) made.  */
+extern uint64_t zi_stale_all_gen ZI_HIDDEN;
 
 /* finish.c: the merged view the writers read.  */
 struct zi_record {

@@ -615,7 +615,7 @@ thread_tls (struct zi_thread *t)
           sort_table (ntable - added);
           make_spans ();
         }
-      zi_dslots_stale ();
+      zi_dslots_stale (NULL);
       zi_objects_unlock (held);
     }
   snapshot_free (&s);
@@ -624,7 +624,7 @@ thread_tls (struct zi_thread *t)
   if (lowest - t->stack_lo < t->stack_hi - t->stack_lo)
     {
       t->stack_hi = lowest;
-      zi_dslots_stale ();
+      zi_dslots_stale (NULL);
     }
 #endif
 }
