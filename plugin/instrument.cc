@@ -2072,14 +2072,15 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
     }
   else
     {
-      /* And the generation, read here: the range is valid as of now.
-         A slot made stale by the end of another object would otherwise
-         stay stale, and each of its elements come here, until a miss
-         outside its group called the runtime.  Read after the entry,
-         the generation is still one the range was valid at: the block
-         cannot end while this thread is between its own load of it and
-         the store (that would be the program's use after free), and
-         its end clears the ids before it changes the generation.  */
+      /* And the generation: the range is valid as of now.  A slot made
+         stale by the end of another object would otherwise stay stale,
+         and each of its elements come here, until a miss outside its
+         group called the runtime.  The block is alive: its end (which
+         clears its ids, then changes the generation, under the objects'
+         lock) cannot come between this thread's own load of it and
+         these stores unless the program uses it after free, and an end
+         that came before that load is visible here, ids and generation
+         both.  */
       tree now = make_ssa_name (zi_t.u64);
       gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
       tree fields[] = { line, limit, c, now };

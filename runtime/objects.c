@@ -180,8 +180,6 @@ zi_object_count (const struct zi_object *o, int kind, uint64_t *never, uint64_t 
 void
 zi_object_resize (struct zi_object *o, uintptr_t base, size_t size)
 {
-  if (o->kinds)
-    zi_dslots_stale (o->group);
   for (int k = 0; k < ZI_DATA_KINDS; k++)
     if (o->kinds & (1u << k))
       {
@@ -189,6 +187,10 @@ zi_object_resize (struct zi_object *o, uintptr_t base, size_t size)
         zi_gids_clear (k, o->base, o->size);
         zi_shadow_resize (k, o->base, o->size, base, size);
       }
+  /* After the ids: a slot that reads the generation, then an entry,
+     never takes the old range's ids for current.  */
+  if (o->kinds)
+    zi_dslots_stale (o->group);
   o->base = base;
   o->size = size;
 }
@@ -443,8 +445,6 @@ zi_object_bury (struct zi_object *o)
   struct zi_group *g = o->group;
   if (!g)
     return;
-  if (o->kinds)
-    zi_dslots_stale (g);
   g->dead_size += o->size;
   if (o->size > g->max_size)
     g->max_size = o->size;
@@ -482,6 +482,9 @@ zi_object_bury (struct zi_object *o)
           zi_shadow_clear_part (k, o->base, o->size, from, to);
         }
     }
+  /* After the ids, as in zi_object_resize.  */
+  if (o->kinds)
+    zi_dslots_stale (g);
   o->kinds = 0;
 }
 

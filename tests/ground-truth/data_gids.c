@@ -69,7 +69,8 @@
 
    stale: a slot made stale by the end of another object, then served by
    the ids, is current again (generated code stores the generation with
-   the range), and must go stale once more when its block ends.  One
+   the range; that it is changes no count, only the path the next
+   elements take), and must go stale once more when its block ends.  One
    site (get_stale, one call site) reads the keys (1) of two blocks O1
    and O2 of path old, O1 first: both misses call the runtime (no ids
    yet); then Z, a block of path bump whose w (2) get_w reads, is freed;
