@@ -15,10 +15,11 @@
 
    Staleness: an object that was loaded (o->kinds != 0) and goes away or
    moves changes __zeroinst_gen (zi_dslots_stale, objects.c, under the
-   objects' write lock), so every slot misses once and looks again.  The
-   change is also its group's (zi_group.end_gen): a slot of another
-   group, whose element still lies in its range, becomes current again
-   without a lookup (still_current).  A load that races with the free
+   objects' write lock; the thread's own stack bounds change it too), so
+   every slot misses once and looks again.  The change is also its
+   group's (zi_group.end_gen): a slot of another group, whose element
+   still lies in its range, becomes current again without a lookup
+   (still_current).  A load that races with the free
    of its object in another thread is the program's own use after free;
    its marks may land in freed memory.
 
@@ -241,8 +242,12 @@ gid_entry (const struct zi_thread *t, const struct zi_dslot *ds, uint32_t *c, ui
    the slot's: the end of an object of another group made it stale.
    Its object is then alive, its chunk the element's, and its counts go
    where they went.  A quarter of sqlite3's calls.  Without the lock:
-   an end of the slot's object after these reads races with this
-   thread's load from it (the program's use after free).  */
+   an end of the slot's object that these reads miss is concurrent with
+   this thread's load from it (the program's use after free); a change
+   of everything, which the program does not order, shows here as
+   UINT64_MAX from before the generation changes (zi_dslots_stale).
+   Stack slots are never kept: the thread's stack bounds change the
+   generation alone (zi_dslots_stale_stack).  */
 static inline int
 still_current (const struct zi_dslot *ds, uint64_t gen, uint64_t addr)
 {

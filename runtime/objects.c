@@ -37,8 +37,19 @@ uint64_t zi_stale_all_gen;
 void
 zi_dslots_stale (struct zi_group *g)
 {
+  /* A lookup that reads the new generation must not read the old value
+     of this one (still_current): the highest value first, so that no
+     slot is kept while the generation changes.  */
+  uint64_t *since = g ? &g->end_gen : &zi_stale_all_gen;
+  __atomic_store_n (since, UINT64_MAX, __ATOMIC_RELAXED);
   uint64_t now = __atomic_add_fetch (&__zeroinst_gen, 1, __ATOMIC_RELEASE);
-  __atomic_store_n (g ? &g->end_gen : &zi_stale_all_gen, now, __ATOMIC_RELAXED);
+  __atomic_store_n (since, now, __ATOMIC_RELEASE);
+}
+
+void
+zi_dslots_stale_stack (void)
+{
+  __atomic_fetch_add (&__zeroinst_gen, 1, __ATOMIC_RELEASE);
 }
 
 /* Writers (malloc, free) must not starve while threads keep flushing.  */

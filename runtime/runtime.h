@@ -779,8 +779,12 @@ void zi_dslots_take (struct zi_thread *t, struct zi_dslot *last, unsigned n, int
 void zi_dslots_flush (struct zi_thread *t) ZI_HIDDEN;
 /* A loaded object of group G went away or moved (G NULL: anything may
    have changed): every data slot misses and looks again; the runtime
-   keeps a slot of another group as it was (object_cache.c).  */
+   keeps a slot of another group as it was (object_cache.c).  Under the
+   objects' write lock, or with one thread (a fork's child).  */
 void zi_dslots_stale (struct zi_group *g) ZI_HIDDEN;
+/* The thread's stack bounds changed: every data slot misses; those of
+   the stack, which the runtime never keeps, look again.  */
+void zi_dslots_stale_stack (void) ZI_HIDDEN;
 /* The generation that the last zi_dslots_stale (NULL) made.  */
 extern uint64_t zi_stale_all_gen ZI_HIDDEN;
 

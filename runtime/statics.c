@@ -624,7 +624,7 @@ thread_tls (struct zi_thread *t)
   if (lowest - t->stack_lo < t->stack_hi - t->stack_lo)
     {
       t->stack_hi = lowest;
-      zi_dslots_stale (NULL);
+      zi_dslots_stale_stack ();
     }
 #endif
 }

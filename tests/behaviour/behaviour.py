@@ -264,6 +264,45 @@ int main (void) { init (); for (int i = 0; i < 100; i++) tab[i] = i + 1;
     check(child == want, "child's data records %s, expected %s" % (child, want))
 
 
+def case_fork_kept():
+    """Data mode, one call site of sum_tab before and after a fork: the
+    parent loads all of tab (100 int32), then the child loads 10 through
+    the same data slot, which the fork made stale.  Its object is alive
+    and no object of its group ended, but the child forgot its parent's
+    data, so the runtime must look again rather than keep the slot: the
+    child's record of tab holds its 10 elements, 40 bytes loaded and 360
+    never loaded (not 400, as when its loads went unrecorded as loads)."""
+    r = same_as_plain("fork_kept", r"""
+int32_t tab[100];
+volatile int rounds = 2;
+__attribute__ ((noinline)) int64_t sum_tab (int n)
+{ int64_t s = 0; for (int i = 0; i < n; i++) s += tab[i]; sink = s; return s; }
+int main (void) { for (int i = 0; i < 100; i++) tab[i] = i + 1;
+  pid_t p = 1;
+  for (int k = 0; k < rounds; k++)
+    {
+      if (k == 1)
+        {
+          fflush (stdout);
+          p = fork ();
+          if (p != 0) { int st; waitpid (p, &st, 0); return WEXITSTATUS (st); }
+        }
+      /* One call site: one context, one data slot.  */
+      printf ("%s %lld\n", p ? "parent" : "child", (long long) sum_tab (k ? 10 : 100));
+    }
+  return 0; }""", env={"ZEROINST_MODE": "data"})
+    check(r.returncode == 0, "status %d" % r.returncode)
+
+    def tab(rep):
+        return [(d["elements"], d["bytes"], d["never_loaded_bytes"]) for d in rep["data"]
+                if d["object"] == "static" and d.get("name") == "tab" and d["kind"] == "int"]
+    check(tab(report()) == [(100, 400, 0)], "parent's tab %s" % tab(report()))
+    children = [d for d in glob.glob(os.path.join(TMP, "report-*")) if os.path.isdir(d)]
+    check(len(children) == 1, "child reports: %s" % children)
+    child = tab(report(os.path.basename(children[0])))
+    check(child == [(10, 40, 360)], "child's tab %s, expected [(10, 40, 360)]" % child)
+
+
 def case_exec():
     """5 loads, then execv /bin/echo: the report of the part before exec is
     written; the new image prints."""
