@@ -10,6 +10,7 @@
 #include "coretypes.h"
 #include "backend.h"
 #include "target.h"
+#include "memmodel.h"
 #include "tree.h"
 #include "gimple.h"
 #include "tree-pass.h"

@@ -1991,8 +1991,38 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
   basic_block bb = gimple_bb (then);
   basic_block slow_bb = split_block_after_labels (bb)->dest;
   profile_probability rare = profile_probability::unlikely ();
-  /* A group, and an address the shadow covers: one branch.  */
   gimple_seq seq = NULL;
+  /* In a slot in memory, the generation that the hit stores with the
+     range, read before the entry (acquire, and no access of the
+     compiler's moved above it): an entry read first could be one that
+     the runtime cleared for a live block before it changed the
+     generation (a library's TLS block of another thread, which is no
+     longer the loader's heap block), and the slot would be current with
+     the old range and target.  */
+  tree now = NULL_TREE;
+  if (!regs)
+    {
+      tree load = builtin_decl_explicit (BUILT_IN_ATOMIC_LOAD_8);
+      now = make_ssa_name (zi_t.u64);
+      if (load)
+        {
+          TREE_ADDRESSABLE (zi_t.gen_var) = 1;
+          gcall *call = gimple_build_call (load, 2, build_fold_addr_expr (zi_t.gen_var),
+                                           build_int_cst (integer_type_node, MEMMODEL_ACQUIRE));
+          tree got = make_ssa_name (TREE_TYPE (TREE_TYPE (load)));
+          gimple_call_set_lhs (call, got);
+          gimple_seq_add_stmt (&seq, call);
+          gimple_seq_add_stmt (&seq, gimple_build_assign (now, NOP_EXPR, got));
+        }
+      else
+        gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
+      vec<tree, va_gc> *clobbers = NULL;
+      add_clobber (&clobbers, "memory");
+      gasm *fence = gimple_build_asm_vec ("", NULL, NULL, clobbers, NULL);
+      gimple_asm_set_volatile (fence, true);
+      gimple_seq_add_stmt (&seq, fence);
+    }
+  /* A group, and an address the shadow covers: one branch.  */
   tree g32 = make_ssa_name (zi_t.u32);
   gimple_seq_add_stmt (&seq, gimple_build_assign (g32, build2 (MEM_REF, zi_t.u32, ds,
                                                                build_int_cst (zi_t.u64_ptr,
@@ -2072,17 +2102,14 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
     }
   else
     {
-      /* And the generation: the range is valid as of now.  A slot made
-         stale by the end of another object would otherwise stay stale,
-         and each of its elements come here, until a miss outside its
-         group called the runtime.  The block is alive: its end (which
-         clears its ids, then changes the generation, under the objects'
-         lock) cannot come between this thread's own load of it and
-         these stores unless the program uses it after free, and an end
-         that came before that load is visible here, ids and generation
-         both.  */
-      tree now = make_ssa_name (zi_t.u64);
-      gimple_seq_add_stmt (&seq, gimple_build_assign (now, zi_t.gen_var));
+      /* And the generation read above: the range is valid as of then.
+         A slot made stale by the end of another object would otherwise
+         stay stale, and each of its elements come here, until a miss
+         outside its group called the runtime.  The block is alive: its
+         end (which clears its ids, then changes the generation, under
+         the objects' lock) cannot come between this thread's own load
+         of it and these stores unless the program uses it after free,
+         and an end that came before that load is visible here.  */
       tree fields[] = { line, limit, c, now };
       for (unsigned i = 0; i < 4; i++)
         gimple_seq_add_stmt (&seq, gimple_build_assign (build2 (MEM_REF, zi_t.u64, ds,

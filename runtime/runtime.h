@@ -545,7 +545,8 @@ struct zi_group {
   long report_slot[ZI_DATA_KINDS];   /* data_records.c, report time */
   uint16_t chunk_id;         /* heap: its id in chunk slots (chunks.c), 0 if none */
   uint64_t end_gen;          /* the generation the last end or move of one of its
-                                loaded objects made (zi_dslots_stale) */
+                                loaded objects made; UINT64_MAX while one changes
+                                it (zi_dslots_stale) */
   struct zi_group *next;     /* all groups */
   struct zi_group *hash_next;
 };
@@ -785,7 +786,8 @@ void zi_dslots_stale (struct zi_group *g) ZI_HIDDEN;
 /* The thread's stack bounds changed: every data slot misses; those of
    the stack, which the runtime never keeps, look again.  */
 void zi_dslots_stale_stack (void) ZI_HIDDEN;
-/* The generation that the last zi_dslots_stale (NULL) made.  */
+/* The generation that the last zi_dslots_stale (NULL) made; UINT64_MAX
+   while one changes it.  */
 extern uint64_t zi_stale_all_gen ZI_HIDDEN;
 
 /* finish.c: the merged view the writers read.  */
