@@ -70,7 +70,8 @@
      miss:
        if (addr is in a block of ds's group, by its group id)  -- gid_test
          ds.lo, ds.limit = what the id says of the block from addr's line on;
-         ds.chunk = the chunk of addr's region;  ds.gen = __zeroinst_gen
+         ds.chunk = the chunk of addr's region;  ds.gen = __zeroinst_gen,
+         read before the id
          chunk = ds.chunk
        else
          chunk = __zeroinst_lookup (&ds, addr, value)  -- x86-64: zi_runtime_call's asm

@@ -19,9 +19,9 @@
    every slot misses once and looks again.  The change is also its
    group's (zi_group.end_gen): a slot of another group, whose element
    still lies in its range, becomes current again without a lookup
-   (still_current).  A load that races with the free
-   of its object in another thread is the program's own use after free;
-   its marks may land in freed memory.
+   (still_current).  A load that races with the free of its object in
+   another thread is the program's own use after free; its marks may
+   land in freed memory.
 
    The thread's last object (zi_thread.last_object) is tried first, and
    without the objects' lock: the loads of one record from several sites
@@ -241,7 +241,8 @@ gid_entry (const struct zi_thread *t, const struct zi_dslot *ds, uint32_t *c, ui
    the last change of everything (zi_stale_all_gen) are no later than
    the slot's: the end of an object of another group made it stale.
    Its object is then alive, its chunk the element's, and its counts go
-   where they went.  A quarter of sqlite3's calls.  Without the lock:
+   where they went.  A fifth of sqlite3's calls (RESULTS.md, 2026-12-05
+   16:38).  Without the lock:
    an end of the slot's object that these reads miss is concurrent with
    this thread's load from it (the program's use after free); a change
    of everything, which the program does not order, shows here as

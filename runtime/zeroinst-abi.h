@@ -33,7 +33,7 @@
                && (ADDR & 15) + B <= (span = max (4 * (e & 15) + 4, (1 << (e & 15)) >> 2)))
              {
                ds.lo = ADDR & ~15;  ds.limit = span - B;  ds.chunk = c;
-               ds.gen = __zeroinst_gen;   -- a stale slot is current again
+               ds.gen = __zeroinst_gen as read before e;   -- a stale slot is current again
                chunk = c;
              }
            else
@@ -69,8 +69,8 @@
    chunk of its region, which __zeroinst_shadow_top (the runtime's table
    of chunks by region, per kind: KIND is 1 for the floating-point
    classes, ZI_FLOAT_TYPE, else 0) gives.  The slot's range becomes the
-   span, its chunk that chunk, and its generation the current one: the
-   ids are current (a block's end clears them before it changes the
+   span, its chunk that chunk, and its generation the one read before
+   the entry (the runtime clears a block's ids before it changes the
    generation), so a slot made stale by the end of another object is
    current again.  A heap of small blocks larger than a region (64 MiB)
    would otherwise call the runtime at most of its misses.
