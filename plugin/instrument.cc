@@ -1993,13 +1993,26 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
   basic_block slow_bb = split_block_after_labels (bb)->dest;
   profile_probability rare = profile_probability::unlikely ();
   gimple_seq seq = NULL;
+  /* A group, and an address the shadow covers: one branch.  */
+  tree g32 = make_ssa_name (zi_t.u32);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (g32, build2 (MEM_REF, zi_t.u32, ds,
+                                                               build_int_cst (zi_t.u64_ptr,
+                                                                              offsetof (struct zi_dslot, gid)))));
+  tree g = gimple_convert (&seq, zi_t.u64, g32);
+  tree high = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, addr,
+                            build_int_cst (integer_type_node, ZI_SHADOW_BITS));
+  tree no = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, high,
+                          flag (&seq, EQ_EXPR, g, build_zero_cst (zi_t.u64)));
+  bb = leave_if (bb, seq, NE_EXPR, no, build_zero_cst (zi_t.u64), slow_bb, rare);
+  seq = NULL;
   /* In a slot in memory, the generation that the hit stores with the
-     range, read before the entry (acquire, and no access of the
-     compiler's moved above it): an entry read first could be one that
-     the runtime cleared for a live block before it changed the
-     generation (a library's TLS block of another thread, which is no
-     longer the loader's heap block), and the slot would be current with
-     the old range and target.  */
+     range, read once the slot has an id to compare and before the entry
+     (acquire, and no access of the compiler's moved above it): an entry
+     read first could be one that the runtime cleared for a live block
+     before it changed the generation (a library's TLS block of another
+     thread, which is no longer the loader's heap block), and the slot
+     would be current with the old range and target.  Misses of slots
+     without an id (stack, statics, large blocks) do not read it.  */
   tree now = NULL_TREE;
   if (!regs)
     {
@@ -2023,19 +2036,7 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
       gimple_asm_set_volatile (fence, true);
       gimple_seq_add_stmt (&seq, fence);
     }
-  /* A group, and an address the shadow covers: one branch.  */
-  tree g32 = make_ssa_name (zi_t.u32);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (g32, build2 (MEM_REF, zi_t.u32, ds,
-                                                               build_int_cst (zi_t.u64_ptr,
-                                                                              offsetof (struct zi_dslot, gid)))));
-  tree g = gimple_convert (&seq, zi_t.u64, g32);
-  tree high = gimple_build (&seq, RSHIFT_EXPR, zi_t.u64, addr,
-                            build_int_cst (integer_type_node, ZI_SHADOW_BITS));
-  tree no = gimple_build (&seq, BIT_IOR_EXPR, zi_t.u64, high,
-                          flag (&seq, EQ_EXPR, g, build_zero_cst (zi_t.u64)));
-  bb = leave_if (bb, seq, NE_EXPR, no, build_zero_cst (zi_t.u64), slow_bb, rare);
   /* The chunk of ADDR's region, in the table of the load's kind.  */
-  seq = NULL;
   tree top = make_ssa_name (zi_t.u64_ptr);
   gimple_seq_add_stmt (&seq, gimple_build_assign (top, build4 (ARRAY_REF, zi_t.u64_ptr,
                                                                zi_t.shadow_top_var,
