@@ -5,7 +5,10 @@
      Compiling (-c, -S, or compile-and-link): adds -fplugin=.../zeroinst.so
        (also at link time, where -flto generates the code).
      Linking an executable or shared library: adds the shared runtime
-       (-L<prefix>/lib -Wl,-rpath,<prefix>/lib -lzeroinst, not as-needed);
+       (-L<prefix>/lib -Wl,-rpath,<prefix>/lib -lzeroinst, not as-needed)
+       and, where the toolchain has them, packed relative relocations
+       (-Wl,-z,pack-relative-relocs, before the user's arguments: the
+       descriptors' pointers are relocations by the hundred thousand);
        with -static, -static-pie or ZEROINST_STATIC=1 the static one
        (libzeroinst.a, its allocator wrappers through -Wl,--wrap, and the
        static libraries it needs).
@@ -363,12 +366,18 @@ main (int argc, char **argv)
     for (char *w = strtok_r (copy, " \t\n", &save); w; w = strtok_r (NULL, " \t\n", &save))
       args[n++] = cat ("-fplugin-arg-zeroinst-", w, "");
   }
+  const char *st = getenv ("ZEROINST_STATIC");
+  int static_runtime = k.is_static || (st && strcmp (st, "1") == 0);
+  /* Before the user's arguments, so that theirs (-Wl,-z,nopack-relative-relocs)
+     win; for the configured target only (ZEROINST_WRAP may name a compiler
+     for another).  */
+  if (k.link && !static_runtime && ZI_LINK_SHARED[0] && strcmp (triple, ZI_TRIPLE) == 0)
+    args[n++] = ZI_LINK_SHARED;
   for (int i = 1; i < argc; i++)
     args[n++] = argv[i];
   if (k.link)
     {
-      const char *st = getenv ("ZEROINST_STATIC");
-      if (k.is_static || (st && strcmp (st, "1") == 0))
+      if (static_runtime)
         {
           /* -u pulls in the runtime (and its start-up) even with no
              instrumented load; --wrap routes malloc & co. through its

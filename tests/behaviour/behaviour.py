@@ -681,6 +681,36 @@ def case_dlclose_threads():
         report(out)
 
 
+def case_wrapper_packed_relocations():
+    """A program the wrapper links with the shared runtime has packed
+    relative relocations (DT_RELR) exactly when the toolchain links and
+    runs such a program itself; it runs and reports; the user's
+    -Wl,-z,nopack-relative-relocs, after the wrapper's flag, wins."""
+    probe_src = os.path.join(TMP, "relr_probe.c")
+    with open(probe_src, "w") as f:
+        f.write("static int x;\nint *p = &x;\nint main (void) { return *p; }\n")
+    probe = os.path.join(TMP, "relr_probe")
+    linked = subprocess.run(["gcc", probe_src, "-o", probe, "-Wl,-z,pack-relative-relocs",
+                             "-Wl,--fatal-warnings"], capture_output=True, text=True)
+    expected = linked.returncode == 0 and subprocess.run([probe]).returncode == 0
+
+    def has_relr(exe):
+        d = subprocess.run(["readelf", "-d", exe], capture_output=True, text=True)
+        check(d.returncode == 0, d.stderr)
+        return "(RELR)" in d.stdout
+
+    body = ("static int64_t *table[] = { &ones[1], &ones[2], &ones[3] };\n"
+            "int main (void) { init (); return (int) load_ones (3) + *table[2] - 4; }\n")
+    exe = build("relr", body, ["-Wl,--fatal-warnings"])
+    check(has_relr(exe) == expected, "DT_RELR %s, expected %s" % (has_relr(exe), expected))
+    r = run(exe, out="relr-report")
+    check(r.returncode == 0, "status %d: %s" % (r.returncode, r.stderr))
+    check(int_elements(report("relr-report")) == 3, "not 3 elements of load_ones")
+    exe = build("norelr", body, ["-Wl,-z,nopack-relative-relocs"])
+    check(not has_relr(exe), "DT_RELR despite -Wl,-z,nopack-relative-relocs")
+    check(run(exe, out=None).returncode == 0, "the unpacked program failed")
+
+
 def case_wrapper_passthrough():
     """Queries and preprocessing go straight to the real compiler."""
     cc = os.path.join(BIN, "zeroinst-cc")
