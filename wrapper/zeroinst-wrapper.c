@@ -8,7 +8,8 @@
        (-L<prefix>/lib -Wl,-rpath,<prefix>/lib -lzeroinst, not as-needed)
        and, where the toolchain has them, packed relative relocations
        (-Wl,-z,pack-relative-relocs, before the user's arguments: the
-       descriptors' pointers are relocations by the hundred thousand);
+       descriptors' pointers are relocations by the hundred thousand;
+       not when the link picks another linker);
        with -static, -static-pie or ZEROINST_STATIC=1 the static one
        (libzeroinst.a, its allocator wrappers through -Wl,--wrap, and the
        static libraries it needs).
@@ -58,6 +59,7 @@ struct kind {
   int query;          /* preprocessing or a query only */
   int deps_only, deps_gen, verbose, nargs;
   int is_static;      /* -static or -static-pie */
+  int other_linker;   /* -fuse-ld= (but bfd), --ld-path= or -B: maybe not the probed one */
   int files_left;     /* @file expansions allowed (GCC stops at 2000) */
 };
 
@@ -200,6 +202,16 @@ classify_one (struct kind *k, char **args, int n, int *i)
     k->verbose = 1;
   else if (strcmp (a, "-static") == 0 || strcmp (a, "-static-pie") == 0)
     k->is_static = 1;
+  else if ((strncmp (a, "-fuse-ld=", 9) == 0 && strcmp (a + 9, "bfd") != 0)
+           || strncmp (a, "--ld-path=", 10) == 0 || strncmp (a, "-B", 2) == 0)
+    {
+      k->other_linker = 1;
+      if (strcmp (a, "-B") == 0 && *i + 1 < n)
+        {
+          ++*i;                  /* its directory */
+          k->nargs++;
+        }
+    }
   else if (is_one_of (a, takes_value) && *i + 1 < n)
     {
       ++*i;
@@ -368,10 +380,15 @@ main (int argc, char **argv)
   }
   const char *st = getenv ("ZEROINST_STATIC");
   int static_runtime = k.is_static || (st && strcmp (st, "1") == 0);
-  /* Before the user's arguments, so that theirs (-Wl,-z,nopack-relative-relocs)
-     win; for the configured target only (ZEROINST_WRAP may name a compiler
-     for another).  */
-  if (k.link && !static_runtime && ZI_LINK_SHARED[0] && strcmp (triple, ZI_TRIPLE) == 0)
+  /* ZI_LINK_SHARED (one argument) before the user's arguments, so that
+     theirs (-Wl,-z,nopack-relative-relocs) win.  Only with the linker and
+     target that cmake/CMakeLists.txt probed: the configured target (as
+     ZEROINST_WRAP may name a compiler for another), and not where the link
+     picks another linker (gold rejects the option, lld before LLVM 15
+     warns).  Not with the static runtime either, which is for programs
+     that run elsewhere (a C library older than 2.36 cannot load them).  */
+  if (k.link && !static_runtime && !k.other_linker && ZI_LINK_SHARED[0]
+      && strcmp (triple, ZI_TRIPLE) == 0)
     args[n++] = ZI_LINK_SHARED;
   for (int i = 1; i < argc; i++)
     args[n++] = argv[i];
