@@ -66,6 +66,17 @@ copy (const char *s)
   return strdup (s ? s : "");
 }
 
+/* A descriptor's string S of instance IN, for a site's info: the main
+   program is never unloaded, so its strings are used in place (sqlite3's
+   speedtest1 has a hundred thousand sites, each with a file, a function,
+   an expression and the names of its inline frames); a library's are
+   copied, to outlive its dlclose.  */
+static char *
+keep (const struct instance *in, const char *s)
+{
+  return in && in->program && s ? (char *) s : copy (s);
+}
+
 static size_t
 key_hash (const char *name, uintptr_t offset)
 {
@@ -182,7 +193,7 @@ instance_of (uintptr_t addr)
    the site's function at the load; frame i > 0 is inlined[i-1].  Every
    frame but the last was inlined into the next.  */
 static void
-site_frames (const struct zi_site *site, struct zi_site_info *info)
+site_frames (const struct instance *in, const struct zi_site *site, struct zi_site_info *info)
 {
   size_t n = 1 + site->ninlined;
   struct zi_frame *f = calloc (n, sizeof *f);
@@ -194,11 +205,11 @@ site_frames (const struct zi_site *site, struct zi_site_info *info)
   f[0].omp_region = (site->flags & ZI_SITE_OMP_REGION) != 0;
   for (size_t i = 1; i < n; i++)
     {
-      const struct zi_inline_frame *in = &site->inlined[i - 1];
-      f[i].function = copy (in->function);
-      f[i].file = copy (in->file);
-      f[i].line = in->line;
-      f[i].omp_region = (in->flags & ZI_SITE_OMP_REGION) != 0;
+      const struct zi_inline_frame *fr = &site->inlined[i - 1];
+      f[i].function = keep (in, fr->function);
+      f[i].file = keep (in, fr->file);
+      f[i].line = fr->line;
+      f[i].omp_region = (fr->flags & ZI_SITE_OMP_REGION) != 0;
     }
   for (size_t i = 0; i + 1 < n; i++)
     f[i].inlined = 1;
@@ -367,12 +378,14 @@ zi_site_slot_slow (const struct zi_site *site)
           info->access_bytes = site->access_bytes;
           info->line = site->line;
           info->column = site->column;
-          info->file = copy (site->file);
-          info->function = copy (site->function);
-          info->expr = copy (site->expr);
-          site_frames (site, info);
+          info->file = keep (in, site->file);
+          info->function = keep (in, site->function);
+          info->expr = keep (in, site->expr);
+          site_frames (in, site, info);
           set_canon (info);
-          if (in && !k)
+          /* The program's sites keep their slot in their descriptor for
+             good: no key.  */
+          if (in && !k && !in->program)
             key_add (in->name, (uintptr_t) site - in->bias, slot);
         }
       if (in && !in->program)
