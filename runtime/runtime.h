@@ -244,7 +244,7 @@ const char *zi_getenv (const char *name) ZI_HIDDEN;
 struct zi_site_info {
   enum zi_type type;
   unsigned lanes, access_bytes, line, column;
-  char *file, *function, *expr;
+  const char *file, *function, *expr;
   struct zi_frames frames;        /* the load's frame and its inline chain */
   /* Sites the report cannot tell apart (sites.c: the same type, location,
      expression and inline chain: copies GCC or the plugin made of one

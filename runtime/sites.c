@@ -1,16 +1,19 @@
 /* sites.c - dense slot numbers for site descriptors, and what happens to
    them when their library is unloaded.
 
-   The first time the runtime meets a site it copies the descriptor (the
-   object holding it may be dlclose-d before the report) and writes a slot
-   number into it, so later lookups are one load.  Slots start at 1; 0 means
-   "not seen yet".
+   The first time the runtime meets a site it takes what the descriptor
+   says into the site's info and writes a slot number into the
+   descriptor, so later lookups are one load.  Slots start at 1; 0 means
+   "not seen yet".  A library's strings are copied (it may be dlclose-d
+   before the report); the main program's (the object the dynamic linker
+   names "", never unloaded) are used in place.
 
-   A slot belongs to the site's place in its file: (module path, offset of
-   the descriptor from the module's load bias).  A library that is closed
-   and opened again has fresh descriptors (slot 0, possibly at another
-   address); they get the slots of the first opening, so each site keeps
-   one record across load cycles.
+   A library's slot belongs to the site's place in its file: (module path,
+   offset of the descriptor from the module's load bias).  A library that
+   is closed and opened again has fresh descriptors (slot 0, possibly at
+   another address); they get the slots of the first opening, so each
+   site keeps one record across load cycles.  The main program's sites
+   keep their slot in their descriptor and have no such key.
 
    Unloading: a site's descriptor goes with its library, its copy stays
    (nodes resolve their sites' numbers when they are made).
@@ -67,14 +70,15 @@ copy (const char *s)
 }
 
 /* A descriptor's string S of instance IN, for a site's info: the main
-   program is never unloaded, so its strings are used in place (sqlite3's
-   speedtest1 has a hundred thousand sites, each with a file, a function,
-   an expression and the names of its inline frames); a library's are
-   copied, to outlive its dlclose.  */
-static char *
+   program (the object with an empty name: under `ld.so ./prog' it has its
+   path and counts as a library) is never unloaded, so its strings are
+   used in place (sqlite3's speedtest1 has a hundred thousand sites, each
+   with a file, a function, an expression and the names of its inline
+   frames); a library's are copied, to outlive its dlclose.  */
+static const char *
 keep (const struct instance *in, const char *s)
 {
-  return in && in->program && s ? (char *) s : copy (s);
+  return in && in->program && s ? s : copy (s);
 }
 
 static size_t
@@ -354,7 +358,7 @@ zi_site_slot_slow (const struct zi_site *site)
   if (!slot)
     {
       struct instance *in = instance_of ((uintptr_t) site);
-      struct key *k = in ? key_find (in->name, (uintptr_t) site - in->bias) : NULL;
+      struct key *k = in && !in->program ? key_find (in->name, (uintptr_t) site - in->bias) : NULL;
       if (k && same_site (site, sites[k->slot]))
         slot = k->slot;          /* the library was loaded before */
       else
