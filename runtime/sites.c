@@ -45,8 +45,6 @@ struct instance {
   char *name;                /* path (the program: its /proc/self/exe target) */
   int program;               /* the main program: never unloaded */
   unsigned gone;             /* 0, or the unload generation that found it gone */
-  struct slot_at { uintptr_t at; int32_t slot; } *slots;  /* descriptor address -> slot */
-  size_t nslots, cap;
 };
 static struct instance *instances;
 static size_t ninstances;
@@ -164,7 +162,7 @@ module_of_cb (struct dl_phdr_info *info, size_t size, void *arg)
     name = strdup (info->dlpi_name);
   if (!name)
     return 1;
-  f->found = (struct instance) { lo, hi, info->dlpi_addr, name, program, 0, NULL, 0, 0 };
+  f->found = (struct instance) { lo, hi, info->dlpi_addr, name, program, 0 };
   return 1;
 }
 
@@ -334,21 +332,6 @@ same_site (const struct zi_site *site, const struct zi_site_info *info)
          && !strcmp (info->expr, site->expr ? site->expr : "");
 }
 
-static void
-remember (struct instance *in, const struct zi_site *site, int32_t slot)
-{
-  if (in->nslots == in->cap)
-    {
-      size_t n = in->cap ? 2 * in->cap : 64;
-      struct slot_at *s = realloc (in->slots, n * sizeof *s);
-      if (!s)
-        return;                 /* its entries are dropped if it is unloaded */
-      in->slots = s;
-      in->cap = n;
-    }
-  in->slots[in->nslots++] = (struct slot_at) { (uintptr_t) site, slot };
-}
-
 int32_t
 zi_site_slot_slow (const struct zi_site *site)
 {
@@ -392,8 +375,6 @@ zi_site_slot_slow (const struct zi_site *site)
           if (in && !k && !in->program)
             key_add (in->name, (uintptr_t) site - in->bias, slot);
         }
-      if (in && !in->program)
-        remember (in, site, slot);
       __atomic_store_n (&((struct zi_site *) site)->slot, slot, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&sites_lock);
@@ -437,13 +418,6 @@ present_cb (struct dl_phdr_info *info, size_t size, void *arg)
   return 0;
 }
 
-static int
-by_address (const void *a, const void *b)
-{
-  const struct slot_at *x = a, *y = b;
-  return x->at < y->at ? -1 : x->at > y->at;
-}
-
 unsigned
 zi_sites_generation (void)
 {
@@ -466,10 +440,7 @@ zi_sites_generation (void)
           in->gone = next;
           dl_iterate_phdr (present_cb, in);
           if (in->gone)
-            {
-              qsort (in->slots, in->nslots, sizeof *in->slots, by_address);
-              any = 1;
-            }
+            any = 1;
         }
       if (any)
         __atomic_store_n (&generation, next, __ATOMIC_RELEASE);
