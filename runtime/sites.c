@@ -31,7 +31,6 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "runtime.h"
 
 static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,7 +41,7 @@ static size_t nsites, capacity;
 struct instance {
   uintptr_t lo, hi;          /* its PT_LOAD segments */
   uintptr_t bias;
-  char *name;                /* path (the program: its /proc/self/exe target) */
+  char *name;                /* path, for the keys (the program: "", it has none) */
   int program;               /* the main program: never unloaded */
   unsigned gone;             /* 0, or the unload generation that found it gone */
 };
@@ -150,16 +149,7 @@ module_of_cb (struct dl_phdr_info *info, size_t size, void *arg)
   if (f->addr - lo >= hi - lo)
     return 0;
   int program = !info->dlpi_name || !*info->dlpi_name;
-  char *name = NULL;
-  if (program)
-    {
-      char buf[4096];
-      ssize_t n = readlink ("/proc/self/exe", buf, sizeof buf - 1);
-      buf[n > 0 ? n : 0] = '\0';
-      name = strdup (buf);
-    }
-  else
-    name = strdup (info->dlpi_name);
+  char *name = strdup (program ? "" : info->dlpi_name);
   if (!name)
     return 1;
   f->found = (struct instance) { lo, hi, info->dlpi_addr, name, program, 0 };
