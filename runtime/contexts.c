@@ -1296,7 +1296,8 @@ zi_contexts_thread_ended (struct zi_thread *t)
             n->pub.slots = sink;
           continue;
         }
-      free_own (n);
+      if (!(n->flags & ZI_NODE_TAIL))
+        free_own (n);       /* a tail node's callee range shares its place */
       free ((void *) n->pub.tails);
       free (n);
     }

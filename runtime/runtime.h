@@ -113,25 +113,37 @@ struct zi_node {
   struct zi_node *parent;    /* NULL at a thread's root */
   uintptr_t lo, hi;          /* code range of pub.fn, for direct-call checks (ZI_NODE_TAIL:
                                 the one address its callees are entered with) */
-  uint32_t depth, flags;
-  uint32_t id;               /* report-time numbering */
   /* Copies from pub.fn, which may be unloaded (dlclose) before the report. */
   const char *fn_name, *fn_file;
-  uint32_t fn_flags;
   struct zi_node *canon;     /* its node in the canonical tree, once asked for */
   struct zi_node *chain;     /* canonical nodes: next in their hash bucket */
   struct zi_node *alias_of;  /* ZI_NODE_ALIAS: the activation it stands for (same thread) */
   const struct zi_cct *owner;   /* the tree that made it (the thread's) */
-  int32_t *site_ids;         /* dense site numbers of pub.fn's sites, in slot order */
+  /* A node has slots or a callee, never both: a tail node's function
+     is none (it has no sites), and it is made without slots.  */
+  union {
+    struct {
+      int32_t *site_ids;     /* dense site numbers of pub.fn's sites, in slot order */
+      void *own;             /* slots made for it alone (zi_contexts_missed), or NULL */
+    };
+    /* ZI_NODE_TAIL: the code range of the function it calls (zi_tail.callee):
+       0, 0 unknown; 1, 1 a builtin's (no instrumented function).  */
+    struct {
+      uintptr_t callee_lo, callee_hi;
+    };
+  };
+  /* The 32-bit fields last, together, so that no padding comes between
+     them: 216 bytes a node, and a program has tens of thousands (sqlite3
+     50,000).  */
+  uint32_t depth, flags;
+  uint32_t id;               /* report-time numbering */
+  uint32_t fn_flags;         /* pub.fn's, copied as fn_name is */
   uint32_t nsites;
   uint32_t ndata;            /* data slots before pub.slots (data mode: pub.fn's units) */
   uint32_t misses;           /* ZI_NODE_SHARED: runtime lookups from its activations */
-  void *own;                 /* slots made for it alone (zi_contexts_missed), or NULL */
   int32_t tail_site;         /* ZI_NODE_TAIL: the site (zi_site_get) of its tail call */
-  /* ZI_NODE_TAIL: the code range of the function it calls (zi_tail.callee):
-     0, 0 unknown; 1, 1 a builtin's (no instrumented function).  */
-  uintptr_t callee_lo, callee_hi;
 };
+_Static_assert (sizeof (void *) != 8 || sizeof (struct zi_node) == 216, "a node is 216 bytes");
 struct zi_cct;               /* a thread's tree */
 struct zi_thread;
 /* The canonical node of NODE (same path; NODE itself if canonical).  */
