@@ -399,10 +399,12 @@ zi_contexts_missed (void)
     make_own (n);
 }
 
-/* Free what N->own holds.  */
+/* Free what N->own holds (a tail node has its callee range there).  */
 static void
 free_own (struct zi_node *n)
 {
+  if (n->flags & ZI_NODE_TAIL)
+    return;
   if (n->flags & ZI_NODE_LAZY)
     lazy_free (n->own);
   else
@@ -1296,8 +1298,7 @@ zi_contexts_thread_ended (struct zi_thread *t)
             n->pub.slots = sink;
           continue;
         }
-      if (!(n->flags & ZI_NODE_TAIL))
-        free_own (n);       /* a tail node's callee range shares its place */
+      free_own (n);
       free ((void *) n->pub.tails);
       free (n);
     }
