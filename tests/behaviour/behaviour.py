@@ -559,31 +559,63 @@ def case_wrapper_plugin_args():
     check("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed" in r.stderr, r.stderr)
 
 
+def verbose_lines(name, text):
+    """Compile TEXT (C, -O2) with the plugin's verbose option: its line
+    per function, by function name."""
+    src = os.path.join(TMP, name + ".c")
+    with open(src, "w") as f:
+        f.write(text)
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", "-c", src, "-o", os.path.join(TMP, name + ".o"),
+                        "-fplugin-arg-zeroinst-verbose"], capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    lines = {}
+    for l in r.stderr.splitlines():
+        if l.startswith("zeroinst: ") and l.count(":") >= 2:
+            lines.setdefault(l.split(":")[1].strip(), []).append(l)
+    return lines, r.stderr
+
+
 def case_plugin_range_loops():
     """Which loops the plugin versions as range loops (verbose): a walk of
     an array with a trip count known on entry is one, its load without a
     range check and with a shadow half induction variable; a list walk
     (no trip count), a loop with a call (it could free the object) and a
     loop with two exits are not."""
-    src = os.path.join(TMP, "rl.c")
-    with open(src, "w") as f:
-        f.write("#include <stdlib.h>\n"
+    lines, err = verbose_lines("rl", "#include <stdlib.h>\n"
                 "struct n { struct n *next; long v; };\n"
                 "long walk (const long *p, long n) { long s = 0; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
                 "long list (const struct n *p) { long s = 0; for (; p; p = p->next) s += p->v; return s; }\n"
                 "long called (long *p, long n) { long s = 0; for (long i = 0; i < n; i++) { s += p[i]; free ((void *) p[i]); } return s; }\n"
                 "long two (const long *p, long n) { long s = 0; for (long i = 0; i < n; i++) { if (p[i] < 0) break; s += p[i]; } return s; }\n")
-    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", "-c", src, "-o", os.path.join(TMP, "rl.o"),
-                        "-fplugin-arg-zeroinst-verbose"], capture_output=True, text=True)
-    check(r.returncode == 0, r.stderr)
     # walk's p[i]: unchecked, and its shadow half an induction variable
     # (8-byte elements stepping by 8).
     for fn, tail in (("walk", "1 range loops (1 loads unchecked, 1 half variables)"),
                      ("list", "0 range loops (0 loads unchecked, 0 half variables)"),
                      ("called", "0 range loops (0 loads unchecked, 0 half variables)"),
                      ("two", "0 range loops (0 loads unchecked, 0 half variables)")):
-        line = [l for l in r.stderr.splitlines() if l.startswith("zeroinst: %s:" % fn)]
-        check(len(line) == 1 and line[0].endswith(", " + tail), r.stderr)
+        line = lines.get(fn, [])
+        check(len(line) == 1 and line[0].endswith(", " + tail), err)
+
+
+def case_plugin_vector_counters():
+    """Which register loops count their vector lanes with vector operations
+    (verbose): 4-byte integers in a loop of a known bound; 8-byte floats
+    whatever the bound (their lanes cannot overflow); not 4-byte lanes
+    when the bound is unknown (a long count), nor 2-byte lanes."""
+    lines, err = verbose_lines("vc", "#include <stdint.h>\n"
+                "typedef uint32_t v4u __attribute__ ((vector_size (16)));\n"
+                "typedef uint16_t v8h __attribute__ ((vector_size (16)));\n"
+                "typedef float v4f __attribute__ ((vector_size (16)));\n"
+                "typedef double v2d __attribute__ ((vector_size (16)));\n"
+                "v4u u[64]; v8h h[64];\n"
+                "v4u vi (void) { v4u s = {0}; for (int i = 0; i < 64; i++) s += u[i]; return s; }\n"
+                "v4u vany (const v4u *p, long n) { v4u s = {0}; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
+                "v8h vh (void) { v8h s = {0}; for (int i = 0; i < 64; i++) s += h[i]; return s; }\n"
+                "v2d vd (const v2d *p, long n) { v2d s = {0}; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
+                "v4f vf (const v4f *p, long n) { v4f s = {0}; for (long i = 0; i < n; i++) s += p[i]; return s; }\n")
+    for fn, n in (("vi", 1), ("vany", 0), ("vh", 0), ("vd", 1), ("vf", 0)):
+        line = lines.get(fn, [])
+        check(len(line) == 1 and ", 1 in register loops (%d counted as vectors), " % n in line[0], err)
 
 
 def case_shared_library_mix():

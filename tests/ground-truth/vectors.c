@@ -22,9 +22,10 @@ float g[N];
 NOINLINE int32_t suma (void) { int32_t s = 0; for (int i = 0; i < N; i++) s += a[i]; return s; }  // expect: elements=1024 bytes=4096 redundant_bytes=3076 zero_elements=4 redmap=000x lanes>=4 [riscv64] lanes=1
 NOINLINE int64_t sumb (void) { int64_t s = 0; for (int i = 0; i < N; i++) s += b[i]; return s; }  // expect: elements=1024 bytes=8192 redundant_bytes=6401 zero_elements=1 redmap=000000xx lanes>=2 [riscv64] lanes=1
 NOINLINE void scale (void) { for (int i = 0; i < N; i++) y[i] = x[i] * 2.0; }  // expect: elements=1024 bytes=8192 redundant_bytes=6144 zero_elements=768 redmap=0|x|0000000 lanes>=2 [riscv64] lanes=1
-/* Float lanes of 4 bytes: counted eight bytes (two lanes) at a time, in
-   a register loop the OR of the words and the count of non-zero lanes
-   accumulated and turned into the counters at the loop's exit.  */
+/* Float lanes of 4 bytes: in this register loop of a known bound,
+   counted with vector operations, a lane per lane, and folded at the
+   loop's exit (vectors_counts.c); where the bound is not known, eight
+   bytes (two lanes) at a time.  */
 NOINLINE void scalef (void) { for (int i = 0; i < N; i++) g[i] = f[i] * 2.0f; }  // expect: elements=1024 bytes=4096 redundant_bytes=3584 zero_elements=896 redmap=0|x|x00 lanes>=4 [riscv64] lanes=1
 
 int
