@@ -271,8 +271,9 @@ struct zi_load {
                                 vector (SVE), or one under an SVE predicate;
                                 LANES 0, ACCESS_BYTES one lane's */
   tree vec;                  /* in a register loop: the vector type its lanes
-                                could be counted in (vector_count_type), if
-                                its loop is short enough; else NULL */
+                                are counted in (vector_count_type) if its
+                                loop is short enough (vector_counts_fit_p);
+                                else NULL */
 };
 
 /* Size in bytes of TYPE, 0 if not constant.  */
@@ -2985,7 +2986,7 @@ zi_instrument_function (function *fun)
      their bounds, from the scalar evolutions of loops in normal form.  */
   bool any_vec = false;
   for (struct zi_load &l : loads)
-    if (l.acc >= 0 && inline_mode && vector_count_type (&l))
+    if (l.acc >= 0 && inline_mode && (l.vec = vector_count_type (&l)))
       any_vec = true;
   if (any_vec)
     {
@@ -2994,13 +2995,9 @@ zi_instrument_function (function *fun)
         scev_initialize ();
       mark_irreducible_loops ();
       for (struct zi_load &l : loads)
-        if (l.acc >= 0)
-          {
-            tree vt = vector_count_type (&l);
-            if (vt && !(gimple_bb (l.stmt)->flags & BB_IRREDUCIBLE_LOOP)
-                && vector_counts_fit_p (gimple_bb (l.stmt)->loop_father, vt, l.type))
-              l.vec = vt;
-          }
+        if (l.vec && ((gimple_bb (l.stmt)->flags & BB_IRREDUCIBLE_LOOP)
+                      || !vector_counts_fit_p (gimple_bb (l.stmt)->loop_father, l.vec, l.type)))
+          l.vec = NULL_TREE;
       if (own_scev)
         scev_finalize ();
     }
