@@ -35,43 +35,16 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import run, describe_status  # noqa: E402  (tests/harness.py)
+
 TOOL = "/work/shared/tools/gcc-torture"
 EXECUTE = "gcc-12.2.0/gcc/testsuite/gcc.c-torture/execute"
 COMPILE_TIMEOUT = 300
-
-
-def run(cmd, cwd, timeout, env=None):
-    """-> (status, stdout, stderr); status None on timeout.  The whole
-    process group (qemu and what it runs) is killed on timeout."""
-    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-        return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        out, err = p.communicate()
-        return None, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-
-
-def status(rc):
-    if rc is None:
-        return "timed out"
-    if rc < 0:
-        try:
-            return "killed by " + signal.Signals(-rc).name
-        except ValueError:
-            return "killed by signal %d" % -rc
-    return "exit %d" % rc
 
 
 def sources(cache, tool):
@@ -121,25 +94,24 @@ def check(name, src, flags, opt, cfg):
     plain_cmd = [cfg.cc, opt] + flags + [src, "-o", "prog", "-lm"]
     inst_cmd = [cfg.inst, opt, "-fchecking"] + flags + [src, "-o", "prog", "-lm"]
     verdict, detail = "pass", ""
-    rc, _, _ = run(plain_cmd, pdir, COMPILE_TIMEOUT)
-    if rc != 0:
+    if run(plain_cmd, pdir, COMPILE_TIMEOUT).rc != 0:
         verdict, detail = "skip", "plain build does not compile"
     else:
-        prc, pout, _ = run(cfg.emulator + ["./prog"], pdir, cfg.timeout)
-        if prc != 0:
+        p = run(cfg.emulator + ["./prog"], pdir, cfg.timeout)
+        if p.rc != 0:
             verdict, detail = "skip", "plain run fails"
     if verdict == "pass":
-        rc, out, err = run(inst_cmd, idir, COMPILE_TIMEOUT)
-        if rc != 0:
+        c = run(inst_cmd, idir, COMPILE_TIMEOUT)
+        if c.rc != 0:
             verdict, detail = "fail", "instrumented build fails (%s):\n%s" % (
-                status(rc), "\n".join((err + out).splitlines()[:20]))
+                describe_status(c), "\n".join((c.err + c.out).splitlines()[:20]))
     if verdict == "pass":
         env = dict(os.environ, ZEROINST_OUTPUT=report, ZEROINST_EMPTY_REPORT="1")
-        irc, iout, ierr = run(cfg.emulator + ["./prog"], idir, 3 * cfg.timeout, env)
-        if irc != prc or iout != pout:
+        i = run(cfg.emulator + ["./prog"], idir, 3 * cfg.timeout, env)
+        if i.rc != p.rc or i.out != p.out:
             verdict, detail = "fail", "plain %s, instrumented %s%s%s" % (
-                status(prc), status(irc), "; stdout differs" if iout != pout else "",
-                ("\ninstrumented stderr:\n" + ierr[-2000:]) if ierr.strip() else "")
+                describe_status(p), describe_status(i), "; stdout differs" if i.out != p.out else "",
+                ("\ninstrumented stderr:\n" + i.err[-2000:]) if i.err.strip() else "")
         else:
             try:
                 with open(os.path.join(report, "report.json")) as f:

@@ -121,6 +121,7 @@ sys.path.insert(0, os.path.join(TESTS, "semantics"))
 import common as sem  # noqa: E402  (run, describe_status, clip, run_directory)
 sys.path.insert(0, TESTS)
 import report_format  # noqa: E402  (tests/report_format.py: format 2 read as format 1)
+from harness import env_without_zeroinst  # noqa: E402  (tests/harness.py)
 
 OOL_FLAG = "-fplugin-arg-zeroinst-out-of-line"
 VARIANTS = ("plain", "inline", "out-of-line")
@@ -408,14 +409,8 @@ def no_aslr():
     return [SETARCH, os.uname().machine, "-R"] if SETARCH else []
 
 
-def clean_env():
-    """The environment without ZEROINST_* (a ZEROINST_DISABLE, ZEROINST_MODE
-    or ZEROINST_PLUGIN_ARGS of the caller's must not change the test)."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("ZEROINST_")}
-
-
 def run_env(prog, extra, report=None):
-    env = clean_env()
+    env = env_without_zeroinst()
     env.update(prog.env)
     env.update(extra)
     if report:
@@ -449,7 +444,7 @@ def _check(prog, tools, d):
         os.makedirs(vdir)
         cmds, env = build_commands(prog, variant, vdir, tools)
         for argv, what in cmds:
-            c = sem.run(argv, vdir, COMPILE_TIMEOUT, clean_env())
+            c = sem.run(argv, vdir, COMPILE_TIMEOUT, env_without_zeroinst())
             if c.rc != 0 or c.timed_out:
                 if variant == "plain" and not prog.strict:
                     return "skip", "plain build does not compile"
@@ -573,12 +568,12 @@ def layout_probe(prog, tools, d, variant, pad, report_of_variant):
     os.makedirs(vdir)
     with open(os.path.join(vdir, "pad.c"), "w") as f:
         f.write(PAD_SOURCE.replace("PAD", str(pad)))
-    c = sem.run([tools.cc, "-c", "pad.c", "-o", "pad.o"], vdir, COMPILE_TIMEOUT, clean_env())
+    c = sem.run([tools.cc, "-c", "pad.c", "-o", "pad.o"], vdir, COMPILE_TIMEOUT, env_without_zeroinst())
     if c.rc != 0:
         return "pad %d does not compile: %s" % (pad, sem.first_error(c.err))
     cmds, env = build_commands(prog, variant, vdir, tools, [os.path.join(vdir, "pad.o")])
     for argv, what in cmds:
-        c = sem.run(argv, vdir, COMPILE_TIMEOUT, clean_env())
+        c = sem.run(argv, vdir, COMPILE_TIMEOUT, env_without_zeroinst())
         if c.rc != 0 or c.timed_out:
             return "%s moved by %#x: the build of %s fails" % (variant, pad, what)
     report = os.path.join(vdir, "report")

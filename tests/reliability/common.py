@@ -14,6 +14,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import report_format  # noqa: E402  (tests/report_format.py: format 2 read as format 1)
+from harness import env_without_zeroinst  # noqa: E402,F401  (tests/harness.py; drivers use it)
 
 BIN = None      # the build's bin/ (zeroinst-cc, zeroinst, ...)
 TMP = None      # this case's scratch directory
@@ -68,12 +69,6 @@ def build(name, body, flags=(), plugin=True, prelude=True, cc=None):
                        capture_output=True, text=True)
     check(r.returncode == 0, "compile failed:\n" + r.stderr)
     return exe
-
-
-def env_without_zeroinst(extra=None):
-    e = {k: v for k, v in os.environ.items() if not k.startswith("ZEROINST_")}
-    e.update(extra or {})
-    return e
 
 
 def run(cmd, env=None, cwd=None, timeout=120, **kw):

@@ -30,52 +30,14 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import run, describe_status  # noqa: E402  (tests/harness.py)
+
 COMPILE_TIMEOUT = 300  # seconds; a hung plugin is a failure, not a CI hang
-
-
-class Run:
-    """Outcome of one command."""
-
-    def __init__(self, rc, out, err, timed_out, elapsed):
-        self.rc, self.out, self.err = rc, out, err
-        self.timed_out, self.elapsed = timed_out, elapsed
-
-
-def run(cmd, cwd, timeout, env=None):
-    """Run cmd in its own process group; kill the whole group on timeout."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        out, err = p.communicate()
-        timed_out = True
-    return Run(p.returncode, out.decode("utf-8", "replace"),
-               err.decode("utf-8", "replace"), timed_out,
-               time.monotonic() - t0)
-
-
-def describe_status(r):
-    if r.timed_out:
-        return "timed out after %.0f s" % r.elapsed
-    if r.rc < 0:
-        try:
-            return "killed by %s" % signal.Signals(-r.rc).name
-        except ValueError:
-            return "killed by signal %d" % -r.rc
-    return "exit %d" % r.rc
 
 
 def clip(text, lines=30):
