@@ -17,7 +17,7 @@ set(zeroinst_host_tool ${CMAKE_BINARY_DIR}/bin/zeroinst)
 set(zeroinst_host_wrappers ${CMAKE_BINARY_DIR}/bin/zeroinst-cc ${CMAKE_BINARY_DIR}/bin/zeroinst-cxx
     ${CMAKE_BINARY_DIR}/bin/zeroinst-fortran)
 set(zeroinst_host_byproducts ${zeroinst_host_plugin} ${zeroinst_host_wrappers})
-if(ZEROINST_BUILD_TOOL AND EXISTS ${PROJECT_SOURCE_DIR}/runtime/tool/CMakeLists.txt)
+if(ZEROINST_BUILD_TOOL AND EXISTS ${PROJECT_SOURCE_DIR}/tool/CMakeLists.txt)
   list(APPEND zeroinst_host_byproducts ${zeroinst_host_tool})
 endif()
 

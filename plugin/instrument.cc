@@ -127,6 +127,19 @@ struct zi_stats {
   unsigned loads, elements, other;
 };
 
+/* The classes as the plugin tells them apart (zeroinst-classes.def):
+   integers by size, binary floats by size and precision.  */
+enum class_kind { CLASS_INT, CLASS_FLOAT, CLASS_OTHER };
+static const struct class_match {
+  enum zi_type type;
+  enum class_kind kind;
+  unsigned size, p;
+} class_matches[] = {
+#define ZI_CLASS(ID, NAME, KIND, BYTES, SIZE, P, ...) { ZI_##ID, CLASS_##KIND, SIZE, P },
+#include "zeroinst-classes.def"
+#undef ZI_CLASS
+};
+
 /* Map a scalar TYPE to its class.  Returns false when it has none.  */
 static bool
 classify_scalar (tree type, enum zi_type *out)
@@ -134,33 +147,28 @@ classify_scalar (tree type, enum zi_type *out)
   if (!TYPE_SIZE_UNIT (type) || !tree_fits_uhwi_p (TYPE_SIZE_UNIT (type)))
     return false;
   unsigned HOST_WIDE_INT size = tree_to_uhwi (TYPE_SIZE_UNIT (type));
-  if (INTEGRAL_TYPE_P (type) || POINTER_TYPE_P (type) || TREE_CODE (type) == OFFSET_TYPE)
+  unsigned p = 0;
+  bool integer = INTEGRAL_TYPE_P (type) || POINTER_TYPE_P (type) || TREE_CODE (type) == OFFSET_TYPE;
+  if (!integer)
     {
-      switch (size)
-        {
-        case 1: *out = ZI_I8; return true;
-        case 2: *out = ZI_I16; return true;
-        case 4: *out = ZI_I32; return true;
-        case 8: *out = ZI_I64; return true;
-        case 16: *out = ZI_I128; return true;
-        default: return false;
-        }
-    }
-  if (SCALAR_FLOAT_TYPE_P (type) && !DECIMAL_FLOAT_TYPE_P (type))
-    {
+      if (!SCALAR_FLOAT_TYPE_P (type) || DECIMAL_FLOAT_TYPE_P (type))
+        return false;
       const struct real_format *fmt = REAL_MODE_FORMAT (TYPE_MODE (type));
       if (!fmt || fmt->b != 2)
         return false;
-      if (size == 2 && fmt->p == 11) { *out = ZI_F16; return true; }
-      if (size == 2 && fmt->p == 8) { *out = ZI_BF16; return true; }
-      if (size == 4 && fmt->p == 24) { *out = ZI_F32; return true; }
-      if (size == 8 && fmt->p == 53) { *out = ZI_F64; return true; }
-      if (size == 16 && fmt->p == 64) { *out = ZI_F80; return true; }
-      if (size == 16 && fmt->p == 113) { *out = ZI_F128; return true; }
-      return false;
+      p = fmt->p;
     }
+  for (const class_match &m : class_matches)
+    if (m.kind == (integer ? CLASS_INT : CLASS_FLOAT) && m.size == size
+        && (integer || m.p == p))
+      {
+        *out = m.type;
+        return true;
+      }
   return false;
 }
+
+static_assert (ZI_MAX_LANES <= 255, "zi_site.lanes has 8 bits");
 
 /* Class and lane count of a loaded value of TYPE.  */
 static bool
@@ -176,7 +184,7 @@ classify_type (tree type, enum zi_type *out, unsigned *lanes)
     {
       unsigned HOST_WIDE_INT n;
       if (VECTOR_BOOLEAN_TYPE_P (type) || !TYPE_VECTOR_SUBPARTS (type).is_constant (&n)
-          || n == 0 || n > 64)
+          || n == 0 || n > ZI_MAX_LANES)
         return false;
       *lanes = n;
       tree lane = TREE_TYPE (type);
@@ -1153,7 +1161,7 @@ high_byte (gimple_seq *seq, tree v, unsigned bytes)
 static unsigned
 swar_lane_bits (const struct zi_load *l)
 {
-  if (l->type < ZI_F16 || l->type == ZI_OTHER || TREE_CODE (TREE_TYPE (l->value)) != VECTOR_TYPE
+  if (!ZI_FLOAT_TYPE (l->type) || TREE_CODE (TREE_TYPE (l->value)) != VECTOR_TYPE
       || l->access_bytes % 8)
     return 0;
   unsigned lane_bytes = l->access_bytes / l->lanes;
@@ -1348,8 +1356,8 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
       update_field (seq, st, l, ZI_F_HB, hb);
       return;
     }
-  const struct zi_type_info_plugin { bool is_float; unsigned bytes; } info = {
-    l->type >= ZI_F16, l->access_bytes / l->lanes };
+  const bool is_float = ZI_FLOAT_TYPE (l->type);
+  const unsigned bytes = l->access_bytes / l->lanes;
   tree zeros = NULL_TREE, ors = NULL_TREE, hb = NULL_TREE;
   if (unsigned bits = swar_lane_bits (l))
     {
@@ -1399,20 +1407,20 @@ emit_counters (gimple_seq *seq, struct zi_fn_state *st, const struct zi_load *l)
       if (!v)
         raw_bits (seq, lane_value (seq, l, i), &v, &hi);
       tree z;
-      if (info.is_float)
+      if (is_float)
         {
           /* Zero when every bit but the sign is: shift the sign out.  */
           z = flag (seq, EQ_EXPR, gimple_build (seq, LSHIFT_EXPR, zi_t.u64, v,
                                                 build_int_cst (integer_type_node,
-                                                               65 - 8 * info.bytes)),
+                                                               65 - 8 * bytes)),
                     build_zero_cst (zi_t.u64));
         }
       else
         {
           z = flag (seq, EQ_EXPR, v, build_zero_cst (zi_t.u64));
-          if (info.bytes > 1)
+          if (bytes > 1)
             {
-              tree h = high_byte (seq, v, info.bytes);
+              tree h = high_byte (seq, v, bytes);
               hb = hb ? gimple_build (seq, PLUS_EXPR, zi_t.u64, hb, h) : h;
             }
         }
@@ -2883,6 +2891,10 @@ version_ranges (vec<class loop *> &loops, hash_set<int_hash<int, -1, -2> > *copi
 unsigned int
 zi_instrument_function (function *fun)
 {
+  /* The types and declarations are built at the first function, as
+     asan.cc builds its builtins: built at PLUGIN_START_UNIT, before the
+     front end parses, GCC 12 crashed in -fdump-tree-optimized's dump of
+     the instrumented functions.  */
   static bool refused;
   if (refused || (!zi_t.u64 && !zi_build_trees ()))
     {
@@ -3057,6 +3069,7 @@ zi_instrument_function (function *fun)
         delete rl;
       return 0;
     }
+  zi_refer_to_abi_symbol ();
   st.accs.safe_grow_cleared (units * ZI_NFIELDS);
   /* A unit's lanes are counted as a vector only if every register-loop
      load of it can be (twins share their unit and accumulators).  */
@@ -3206,12 +3219,18 @@ zi_instrument_function (function *fun)
   if (inline_mode)
     loop_optimizer_finalize ();
 
-  if (zi_opts.verbose)
-    fprintf (stderr,
-             "zeroinst: %s: %u loads, %u elements, %u not analysed, %u in register loops "
-             "(%u counted as vectors), %u range loops (%u loads unchecked, %u half variables)\n",
-             function_name (fun), stats.loads, stats.elements, stats.other, in_registers,
-             in_vectors, n_range_loops, unchecked, half_vars);
+  /* The statistics: on stderr with the verbose option, in the pass's
+     dump (FILE.c.NNNt.zeroinst) with details: -fdump-tree-all-details,
+     as GCC 12 reads -fdump-tree-NAME before plugins register passes.  */
+  FILE *outs[2] = { zi_opts.verbose ? stderr : NULL,
+                    dump_file && (dump_flags & TDF_DETAILS) ? dump_file : NULL };
+  for (FILE *out : outs)
+    if (out)
+      fprintf (out,
+               "%s: %s: %u loads, %u elements, %u not analysed, %u in register loops "
+               "(%u counted as vectors), %u range loops (%u loads unchecked, %u half "
+               "variables)\n", zi_plugin_name, function_name (fun), stats.loads, stats.elements,
+               stats.other, in_registers, in_vectors, n_range_loops, unchecked, half_vars);
   mark_virtual_operands_for_renaming (fun);
   return TODO_update_ssa | TODO_cleanup_cfg;
 }

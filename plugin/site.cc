@@ -58,7 +58,7 @@ site_location (gimple *stmt)
 }
 
 /* One frame of a site's inline chain: a function and a location in it.  */
-struct zi_frame {
+struct site_frame {
   tree fn;
   location_t loc;
 };
@@ -70,7 +70,7 @@ struct zi_frame {
    call site GCC inlined it from (BLOCK_SOURCE_LOCATION).  The last frame
    is always current_function_decl.  */
 static void
-inline_chain (gimple *stmt, location_t loc, auto_vec<struct zi_frame> *frames)
+inline_chain (gimple *stmt, location_t loc, auto_vec<struct site_frame> *frames)
 {
   for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK; b = BLOCK_SUPERCONTEXT (b))
     {
@@ -1153,9 +1153,10 @@ string_cst (const char *s)
 }
 
 /* A static, non-public, initialized variable of TYPE in SECTION (or the
-   default section if NULL), emitted with this unit; returns its address.  */
+   default section if NULL), emitted with this unit; returns its address.
+   RETAIN: emitted and kept by the linker though nothing refers to it.  */
 static tree
-emit_static (const char *name, tree type, tree init, const char *section)
+emit_static (const char *name, tree type, tree init, const char *section, bool retain = false)
 {
   tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL, create_tmp_var_name (name), type);
   TREE_STATIC (decl) = 1;
@@ -1171,8 +1172,45 @@ emit_static (const char *name, tree type, tree init, const char *section)
   TREE_STATIC (init) = 1;
   if (section)
     set_decl_section_name (decl, section);
+  if (retain)
+    {
+      DECL_PRESERVE_P (decl) = 1;
+#if SUPPORTS_SHF_GNU_RETAIN
+      DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("retain"), NULL_TREE, NULL_TREE);
+#endif
+    }
   varpool_node::finalize_decl (decl);
   return build_fold_addr_expr (decl);
+}
+
+/* Field positions in the descriptors' records (zeroinst-descriptors.def,
+   the order of zi_build_trees' record types).  */
+enum {
+#define ZI_INLINE_FRAME_FIELD(NAME, CTYPE, FORM) FRAME_##NAME,
+#include "zeroinst-descriptors.def"
+  FRAME_FIELDS
+};
+enum {
+#define ZI_SITE_FIELD(NAME, CTYPE, FORM) SITE_##NAME,
+#include "zeroinst-descriptors.def"
+  SITE_FIELDS
+};
+enum {
+#define ZI_TAIL_FIELD(NAME, CTYPE, FORM) TAIL_##NAME,
+#include "zeroinst-descriptors.def"
+  TAIL_FIELDS
+};
+enum {
+#define ZI_FN_FIELD(NAME, CTYPE, FORM) FN_##NAME,
+#include "zeroinst-descriptors.def"
+  FN_FIELDS
+};
+
+/* The constant N of FIELD's type.  */
+static tree
+num (tree field, unsigned HOST_WIDE_INT n)
+{
+  return build_int_cst (TREE_TYPE (field), n);
 }
 
 /* The FIELD_DECLs of record TYPE, in order, into F[0..N).  */
@@ -1187,13 +1225,13 @@ fields_of (tree type, tree *f, unsigned n)
 /* A static array of struct zi_inline_frame for FRAMES[1..], or a null
    pointer when nothing was inlined.  */
 static tree
-inline_frames_array (const auto_vec<struct zi_frame> &frames)
+inline_frames_array (const auto_vec<struct site_frame> &frames)
 {
   tree ptr_type = build_pointer_type (zi_t.inline_frame_type);
   if (frames.length () < 2)
     return build_int_cst (ptr_type, 0);
-  tree f[4];
-  fields_of (zi_t.inline_frame_type, f, 4);
+  tree f[FRAME_FIELDS];
+  fields_of (zi_t.inline_frame_type, f, FRAME_FIELDS);
   vec<constructor_elt, va_gc> *elts = NULL;
   for (unsigned i = 1; i < frames.length (); i++)
     {
@@ -1201,10 +1239,10 @@ inline_frames_array (const auto_vec<struct zi_frame> &frames)
       unsigned flags;
       const char *name = zi_source_function_name (frames[i].fn, &flags);
       vec<constructor_elt, va_gc> *v = NULL;
-      CONSTRUCTOR_APPEND_ELT (v, f[0], string_cst (name));
-      CONSTRUCTOR_APPEND_ELT (v, f[1], string_cst (x.file ? x.file : "unknown"));
-      CONSTRUCTOR_APPEND_ELT (v, f[2], build_int_cst (TREE_TYPE (f[2]), x.line));
-      CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), flags));
+      CONSTRUCTOR_APPEND_ELT (v, f[FRAME_function], string_cst (name));
+      CONSTRUCTOR_APPEND_ELT (v, f[FRAME_file], string_cst (x.file ? x.file : "unknown"));
+      CONSTRUCTOR_APPEND_ELT (v, f[FRAME_line], num (f[FRAME_line], x.line));
+      CONSTRUCTOR_APPEND_ELT (v, f[FRAME_flags], num (f[FRAME_flags], flags));
       CONSTRUCTOR_APPEND_ELT (elts, size_int (i - 1), build_constructor (zi_t.inline_frame_type, v));
     }
   tree array_type = build_array_type_nelts (zi_t.inline_frame_type, frames.length () - 1);
@@ -1220,26 +1258,26 @@ make_site (gimple *stmt, enum zi_type type, unsigned lanes, unsigned access_byte
 {
   location_t loc = site_location (stmt);
   expanded_location xloc = expand_location (loc);
-  auto_vec<struct zi_frame> frames;
+  auto_vec<struct site_frame> frames;
   inline_chain (stmt, loc, &frames);
   unsigned flags;
   const char *function = zi_source_function_name (frames[0].fn, &flags);
 
-  tree f[12];
-  fields_of (zi_t.site_type, f, 12);
+  tree f[SITE_FIELDS];
+  fields_of (zi_t.site_type, f, SITE_FIELDS);
   vec<constructor_elt, va_gc> *v = NULL;
-  CONSTRUCTOR_APPEND_ELT (v, f[0], build_int_cst (TREE_TYPE (f[0]), 0));
-  CONSTRUCTOR_APPEND_ELT (v, f[1], build_int_cst (TREE_TYPE (f[1]), type));
-  CONSTRUCTOR_APPEND_ELT (v, f[2], build_int_cst (TREE_TYPE (f[2]), lanes));
-  CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), access_bytes));
-  CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), xloc.line));
-  CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), xloc.column));
-  CONSTRUCTOR_APPEND_ELT (v, f[6], string_cst (xloc.file ? xloc.file : "unknown"));
-  CONSTRUCTOR_APPEND_ELT (v, f[7], string_cst (function));
-  CONSTRUCTOR_APPEND_ELT (v, f[8], string_cst (text));
-  CONSTRUCTOR_APPEND_ELT (v, f[9], build_int_cst (TREE_TYPE (f[9]), frames.length () - 1));
-  CONSTRUCTOR_APPEND_ELT (v, f[10], build_int_cst (TREE_TYPE (f[10]), flags));
-  CONSTRUCTOR_APPEND_ELT (v, f[11], inline_frames_array (frames));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_slot], num (f[SITE_slot], 0));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_type], num (f[SITE_type], type));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_lanes], num (f[SITE_lanes], lanes));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_access_bytes], num (f[SITE_access_bytes], access_bytes));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_line], num (f[SITE_line], xloc.line));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_column], num (f[SITE_column], xloc.column));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_file], string_cst (xloc.file ? xloc.file : "unknown"));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_function], string_cst (function));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_expr], string_cst (text));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_ninlined], num (f[SITE_ninlined], frames.length () - 1));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_flags], num (f[SITE_flags], flags));
+  CONSTRUCTOR_APPEND_ELT (v, f[SITE_inlined], inline_frames_array (frames));
   return emit_static ("__zeroinst_site", zi_t.site_type, build_constructor (zi_t.site_type, v),
                       ZI_SITE_SECTION);
 }
@@ -1274,8 +1312,8 @@ zi_make_site (gimple *stmt, tree ref, enum zi_type type, unsigned lanes,
 tree
 zi_make_tail (gcall *call)
 {
-  tree f[2];
-  fields_of (zi_t.tail_type, f, 2);
+  tree f[TAIL_FIELDS];
+  fields_of (zi_t.tail_type, f, TAIL_FIELDS);
   tree fndecl = gimple_call_fndecl (call);
   cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
   tree callee = !fndecl ? build_int_cst (ptr_type_node, 0)
@@ -1283,9 +1321,9 @@ zi_make_tail (gcall *call)
                   ? build_int_cst (ptr_type_node, 1)
                   : fold_convert (ptr_type_node, build_fold_addr_expr (fndecl));
   vec<constructor_elt, va_gc> *v = NULL;
-  CONSTRUCTOR_APPEND_ELT (v, f[0], fold_convert (TREE_TYPE (f[0]),
+  CONSTRUCTOR_APPEND_ELT (v, f[TAIL_site], fold_convert (TREE_TYPE (f[TAIL_site]),
                                                  make_site (call, ZI_OTHER, 0, 0, "")));
-  CONSTRUCTOR_APPEND_ELT (v, f[1], callee);
+  CONSTRUCTOR_APPEND_ELT (v, f[TAIL_callee], callee);
   return build_constructor (zi_t.tail_type, v);
 }
 
@@ -1306,6 +1344,26 @@ static_array (const char *name, tree ptr_type, const vec<tree> &items)
                                               build_constructor (array_type, elts), NULL));
 }
 
+/* Refer to the runtime's ZI_ABI_SYMBOL (zeroinst-abi.h) from this unit,
+   once, when it gets generated code: a pointer to it, kept by the linker
+   even under --gc-sections (SHF_GNU_RETAIN, where the assembler has it),
+   so that a runtime of another version is refused by name when the
+   program is linked.  */
+void
+zi_refer_to_abi_symbol (void)
+{
+  static bool done;
+  if (done)
+    return;
+  done = true;
+  tree sym = zi_runtime_var (ZI_ABI_SYMBOL_NAME,
+                             build_qualified_type (char_type_node, TYPE_QUAL_CONST));
+  TREE_READONLY (sym) = 1;
+  TREE_ADDRESSABLE (sym) = 1;
+  emit_static ("__zeroinst_abi", ptr_type_node,
+               fold_convert (ptr_type_node, build_fold_addr_expr (sym)), NULL, true);
+}
+
 /* The function descriptor (struct zi_fn) of the current function, whose
    counter slots are those of SITES (site descriptor addresses, in slot
    order), NUNITS slots in all, and whose tail calls with a tail node are
@@ -1316,20 +1374,22 @@ zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails
   expanded_location x = expand_location (DECL_SOURCE_LOCATION (current_function_decl));
   unsigned flags;
   const char *name = zi_source_function_name (current_function_decl, &flags);
-  tree f[10];
-  fields_of (zi_t.fn_type, f, 10);
+  tree f[FN_FIELDS];
+  fields_of (zi_t.fn_type, f, FN_FIELDS);
   vec<constructor_elt, va_gc> *v = NULL;
-  CONSTRUCTOR_APPEND_ELT (v, f[0], fold_convert (ptr_type_node,
-                                                 build_fold_addr_expr (current_function_decl)));
-  CONSTRUCTOR_APPEND_ELT (v, f[1], string_cst (name));
-  CONSTRUCTOR_APPEND_ELT (v, f[2], string_cst (x.file ? x.file : "unknown"));
-  CONSTRUCTOR_APPEND_ELT (v, f[3], build_int_cst (TREE_TYPE (f[3]), x.line));
-  CONSTRUCTOR_APPEND_ELT (v, f[4], build_int_cst (TREE_TYPE (f[4]), flags));
-  CONSTRUCTOR_APPEND_ELT (v, f[5], build_int_cst (TREE_TYPE (f[5]), sites.length ()));
-  CONSTRUCTOR_APPEND_ELT (v, f[6], build_int_cst (TREE_TYPE (f[6]), nunits));
-  CONSTRUCTOR_APPEND_ELT (v, f[7], static_array ("__zeroinst_sites", TREE_TYPE (f[7]), sites));
-  CONSTRUCTOR_APPEND_ELT (v, f[8], build_int_cst (TREE_TYPE (f[8]), tails.length ()));
-  CONSTRUCTOR_APPEND_ELT (v, f[9], static_array ("__zeroinst_tails", TREE_TYPE (f[9]), tails));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_addr],
+                          fold_convert (ptr_type_node, build_fold_addr_expr (current_function_decl)));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_name], string_cst (name));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_file], string_cst (x.file ? x.file : "unknown"));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_line], num (f[FN_line], x.line));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_flags], num (f[FN_flags], flags));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_nsites], num (f[FN_nsites], sites.length ()));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_nunits], num (f[FN_nunits], nunits));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_sites],
+                          static_array ("__zeroinst_sites", TREE_TYPE (f[FN_sites]), sites));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_ntails], num (f[FN_ntails], tails.length ()));
+  CONSTRUCTOR_APPEND_ELT (v, f[FN_tails],
+                          static_array ("__zeroinst_tails", TREE_TYPE (f[FN_tails]), tails));
   return emit_static ("__zeroinst_fn", zi_t.fn_type, build_constructor (zi_t.fn_type, v),
                       ZI_FN_SECTION);
 }

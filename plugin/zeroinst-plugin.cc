@@ -2,22 +2,9 @@
 
    Usage:  gcc -fplugin=PATH/zeroinst.so [-fplugin-arg-zeroinst-KEY[=VALUE] ...]
 
-   Options (-fplugin-arg-zeroinst-...):
-     out-of-line        call __zeroinst_count once per loaded element instead
-                        of the inline counter updates and data-mode appends
-                        (slower; the reference the inline code is compared
-                        with)
-     include=PATTERNS   instrument only functions whose name matches one of
-                        the ':'-separated fnmatch(3) PATTERNS (source name,
-                        e.g. "solve*:ns::f*", or assembler name)
-     exclude=PATTERNS   do not instrument functions matching PATTERNS
-                        (applied after include)
-     verbose            print per-function counts on stderr (loads, register
-                        loops, range loops and their unchecked loads)
-     no-contexts        do not track calling contexts (no code at function
-                        entry and exit; records are per site only)
-     no-sync-loads      do not count atomic and volatile loads (spin-wait
-                        flags, whose counts follow the scheduling)
+   Options (-fplugin-arg-zeroinst-KEY[=VALUE]): options.def, the table
+   that parsing, validation and the help (`gcc -fplugin=... --help -v`)
+   are made from.
 
    An unknown option or a malformed value is a compile error that lists the
    valid options.  The pass ("zeroinst") runs just before "optimized", after
@@ -35,30 +22,63 @@ int plugin_is_GPL_compatible;
 struct zi_options zi_opts;
 struct zi_trees zi_t;
 
-static struct plugin_info zi_plugin_info = {
-  "1.0",
-  "zeroinst: instruments every load for redundant-zero profiling.\n"
-  "options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts, "
-  "no-sync-loads"
+const char *zi_plugin_name = "zeroinst";
+
+/* The options (options.def), each with the field it sets: a flag to
+   true, patterns to a copy of the value.  */
+enum option_value { VALUE_NONE, VALUE_PATTERNS };
+static const struct option_spec {
+  const char *key;
+  enum option_value value;
+  const char *help;
+  bool *flag;
+  const char **patterns;
+} options[] = {
+#define FIELD_NONE(FIELD) &zi_opts.FIELD, NULL
+#define FIELD_PATTERNS(FIELD) NULL, &zi_opts.FIELD
+#define ZI_PLUGIN_OPTION(KEY, FIELD, VALUE, HELP) { KEY, VALUE_##VALUE, HELP, FIELD_##VALUE (FIELD) },
+#include "options.def"
+#undef ZI_PLUGIN_OPTION
+#undef FIELD_NONE
+#undef FIELD_PATTERNS
 };
 
-static const char *const valid_keys =
-    "out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts, no-sync-loads";
-
-/* Push a FIELD_DECL named NAME of TYPE onto *CHAIN.  finish_builtin_struct
-   reverses the chain, so fields are pushed in declaration order.  */
-static void
-push_field (tree *chain, const char *name, tree type)
+/* "out-of-line, include=PATTERNS, ...": what errors list.  */
+static const char *
+valid_keys (void)
 {
-  tree f = build_decl (UNKNOWN_LOCATION, FIELD_DECL, get_identifier (name), type);
-  DECL_CHAIN (f) = *chain;
-  *chain = f;
+  static char *list;
+  if (!list)
+    {
+      list = xstrdup ("");
+      for (const option_spec &o : options)
+        list = reconcat (list, list, *list ? ", " : "", o.key,
+                         o.value == VALUE_PATTERNS ? "=PATTERNS" : "", NULL);
+    }
+  return list;
 }
 
-static tree
-u_type (unsigned bits)
+/* The help of `gcc -fplugin=zeroinst.so --help -v`: each option, its
+   text's lines indented beside it.  */
+static const char *
+help_text (void)
 {
-  return build_nonstandard_integer_type (bits, 1);
+  char *s = xasprintf ("instruments every load for redundant-zero profiling; "
+                       "options (-fplugin-arg-%s-KEY[=VALUE]):", zi_plugin_name);
+  for (const option_spec &o : options)
+    {
+      char key[24];
+      snprintf (key, sizeof key, "%s%s", o.key, o.value == VALUE_PATTERNS ? "=PATTERNS" : "");
+      for (const char *h = o.help; *h;)
+        {
+          size_t n = strcspn (h, "\n");
+          char *line = xasprintf ("\n  %-20s%.*s", h == o.help ? key : "", (int) n, h);
+          s = reconcat (s, s, line, NULL);
+          free (line);
+          h += n + (h[n] == '\n');
+        }
+    }
+  return s;
 }
 
 static tree
@@ -67,71 +87,126 @@ const_string_type (void)
   return build_pointer_type (build_qualified_type (char_type_node, TYPE_QUAL_CONST));
 }
 
-/* Finish a record from CHAIN.  Its layout matches its C twin (of the
-   host, which built the plugin) on LP64 targets, the only ones supported
-   (checked in zi_build_trees).  */
+/* The type of a descriptor field of form FORM (zeroinst-descriptors.def).  */
+enum field_form { S32, U8, U16, U32, STR, ADDR, FRAMES, SITE, SITES, TAILS };
 static tree
-finish_record (const char *name, tree chain, size_t expected_size)
+form_type (enum field_form form)
 {
+  switch (form)
+    {
+    case S32: return build_nonstandard_integer_type (32, 0);
+    case U8: return build_nonstandard_integer_type (8, 1);
+    case U16: return build_nonstandard_integer_type (16, 1);
+    case U32: return build_nonstandard_integer_type (32, 1);
+    case STR: return const_string_type ();
+    case ADDR: return ptr_type_node;
+    case FRAMES: return build_pointer_type (zi_t.inline_frame_type);
+    case SITE: return build_pointer_type (zi_t.site_type);
+    case SITES: return build_pointer_type (build_pointer_type (zi_t.site_type));
+    case TAILS: return build_pointer_type (zi_t.tail_type);
+    }
+  gcc_unreachable ();
+}
+
+/* A record's fields as the table lists them, and how the C compiler that
+   built the plugin laid out and typed them (the host's layout, which is
+   the target's on the LP64 targets supported: zi_build_trees).  */
+struct field_spec {
+  const char *name;
+  enum field_form form;
+  size_t offset, size;
+  bool is_pointer, is_signed;
+};
+
+/* The RECORD_TYPE NAME of the fields SPECS[0..N), checked field by field
+   against its C twin of SIZE bytes: a table entry whose CTYPE and FORM
+   disagree (in place, size, signedness or pointer-ness) stops the
+   compilation with a message, before any descriptor is emitted.  */
+static tree
+make_record (const char *name, const struct field_spec *specs, unsigned n, size_t size)
+{
+  /* finish_builtin_struct reverses the chain: fields are pushed in
+     declaration order.  */
+  tree chain = NULL_TREE;
+  for (unsigned i = 0; i < n; i++)
+    {
+      tree f = build_decl (UNKNOWN_LOCATION, FIELD_DECL, get_identifier (specs[i].name),
+                           form_type (specs[i].form));
+      DECL_CHAIN (f) = chain;
+      chain = f;
+    }
   tree rec = lang_hooks.types.make_type (RECORD_TYPE);
   finish_builtin_struct (rec, name, chain, NULL_TREE);
-  gcc_assert (int_size_in_bytes (rec) == (HOST_WIDE_INT) expected_size);
+  unsigned i = 0;
+  for (tree f = TYPE_FIELDS (rec); f && i < n; f = DECL_CHAIN (f), i++)
+    {
+      tree t = TREE_TYPE (f);
+      if (int_byte_position (f) != (HOST_WIDE_INT) specs[i].offset
+          || tree_to_uhwi (DECL_SIZE_UNIT (f)) != specs[i].size
+          || POINTER_TYPE_P (t) != specs[i].is_pointer
+          || (!POINTER_TYPE_P (t) && TYPE_UNSIGNED (t) == specs[i].is_signed))
+        fatal_error (UNKNOWN_LOCATION, "%s: field %qs of %qs does not match its C type "
+                     "(zeroinst-descriptors.def): this plugin is broken", zi_plugin_name,
+                     specs[i].name, name);
+    }
+  if (i != n || int_size_in_bytes (rec) != (HOST_WIDE_INT) size)
+    fatal_error (UNKNOWN_LOCATION, "%s: %qs does not match its C struct: this plugin is broken",
+                 zi_plugin_name, name);
   return rec;
 }
 
-/* The RECORD_TYPEs of struct zi_site, zi_inline_frame, zi_tail and zi_fn,
-   field for field (zeroinst-abi.h).  */
+/* The RECORD_TYPEs of struct zi_inline_frame, zi_site, zi_tail and
+   zi_fn, from zeroinst-descriptors.def.  */
 static void
 build_descriptor_types (void)
 {
-  tree chain = NULL_TREE;
-  push_field (&chain, "function", const_string_type ());
-  push_field (&chain, "file", const_string_type ());
-  push_field (&chain, "line", u_type (32));
-  push_field (&chain, "flags", u_type (32));
-  zi_t.inline_frame_type = finish_record ("__zeroinst_inline_frame", chain,
-                                          sizeof (struct zi_inline_frame));
-  chain = NULL_TREE;
-  push_field (&chain, "slot", build_nonstandard_integer_type (32, 0));
-  push_field (&chain, "type", u_type (8));
-  push_field (&chain, "lanes", u_type (8));
-  push_field (&chain, "access_bytes", u_type (16));
-  push_field (&chain, "line", u_type (32));
-  push_field (&chain, "column", u_type (32));
-  push_field (&chain, "file", const_string_type ());
-  push_field (&chain, "function", const_string_type ());
-  push_field (&chain, "expr", const_string_type ());
-  push_field (&chain, "ninlined", u_type (32));
-  push_field (&chain, "flags", u_type (32));
-  push_field (&chain, "inlined", build_pointer_type (zi_t.inline_frame_type));
-  zi_t.site_type = finish_record ("__zeroinst_site", chain, sizeof (struct zi_site));
-  chain = NULL_TREE;
-  push_field (&chain, "site", build_pointer_type (zi_t.site_type));
-  push_field (&chain, "callee", ptr_type_node);
-  zi_t.tail_type = finish_record ("__zeroinst_tail", chain, sizeof (struct zi_tail));
-  chain = NULL_TREE;
-  push_field (&chain, "addr", ptr_type_node);
-  push_field (&chain, "name", const_string_type ());
-  push_field (&chain, "file", const_string_type ());
-  push_field (&chain, "line", u_type (32));
-  push_field (&chain, "flags", u_type (32));
-  push_field (&chain, "nsites", u_type (32));
-  push_field (&chain, "nunits", u_type (32));
-  push_field (&chain, "sites", build_pointer_type (build_pointer_type (zi_t.site_type)));
-  push_field (&chain, "ntails", u_type (32));
-  push_field (&chain, "tails", build_pointer_type (zi_t.tail_type));
-  zi_t.fn_type = finish_record ("__zeroinst_fn", chain, sizeof (struct zi_fn));
+#define SPEC(S, NAME, FORM)                                                         \
+  { #NAME, FORM, offsetof (struct S, NAME), sizeof (((struct S *) 0)->NAME),        \
+    std::is_pointer<decltype (((struct S *) 0)->NAME)>::value,                      \
+    std::is_signed<decltype (((struct S *) 0)->NAME)>::value },
+#define RECORD(VAR, S, SPECS) \
+  zi_t.VAR = make_record ("__zeroinst_" #SPECS, SPECS, ARRAY_SIZE (SPECS), sizeof (struct S))
+  static const struct field_spec inline_frame[] = {
+#define ZI_INLINE_FRAME_FIELD(NAME, CTYPE, FORM) SPEC (zi_inline_frame, NAME, FORM)
+#include "zeroinst-descriptors.def"
+  };
+  RECORD (inline_frame_type, zi_inline_frame, inline_frame);
+  static const struct field_spec site[] = {
+#define ZI_SITE_FIELD(NAME, CTYPE, FORM) SPEC (zi_site, NAME, FORM)
+#include "zeroinst-descriptors.def"
+  };
+  RECORD (site_type, zi_site, site);
+  static const struct field_spec tail[] = {
+#define ZI_TAIL_FIELD(NAME, CTYPE, FORM) SPEC (zi_tail, NAME, FORM)
+#include "zeroinst-descriptors.def"
+  };
+  RECORD (tail_type, zi_tail, tail);
+  static const struct field_spec fn[] = {
+#define ZI_FN_FIELD(NAME, CTYPE, FORM) SPEC (zi_fn, NAME, FORM)
+#include "zeroinst-descriptors.def"
+  };
+  RECORD (fn_type, zi_fn, fn);
+#undef SPEC
+#undef RECORD
 }
 
-/* An external, initial-exec thread-local variable of the runtime.  */
-static tree
-runtime_tls_var (const char *name, tree type)
+/* An external variable NAME of TYPE, which the runtime defines.  */
+tree
+zi_runtime_var (const char *name, tree type)
 {
   tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name), type);
   TREE_PUBLIC (var) = 1;
   DECL_EXTERNAL (var) = 1;
   DECL_ARTIFICIAL (var) = 1;
   DECL_IGNORED_P (var) = 1;
+  return var;
+}
+
+/* The same, initial-exec thread-local.  */
+static tree
+runtime_tls_var (const char *name, tree type)
+{
+  tree var = zi_runtime_var (name, type);
   set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
   return var;
 }
@@ -173,8 +248,8 @@ zi_build_trees (void)
   /* The runtime's structures have LP64 layouts (8-byte pointers and long).  */
   if (TYPE_PRECISION (ptr_type_node) != 64 || TYPE_PRECISION (long_integer_type_node) != 64)
     {
-      error ("zeroinst supports LP64 targets only (this compilation has %d-bit pointers); "
-             "compile without the plugin or for a 64-bit target",
+      error ("%s supports LP64 targets only (this compilation has %d-bit pointers); "
+             "compile without the plugin or for a 64-bit target", zi_plugin_name,
              (int) TYPE_PRECISION (ptr_type_node));
       return false;
     }
@@ -189,36 +264,18 @@ zi_build_trees (void)
   zi_t.u8_ptr = build_pointer_type (zi_t.u8);
   /* Read-only: its loads are not clobbered by the program's stores, so
      they can be hoisted and shared.  */
-  zi_t.unseen_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_unseen"),
-                                build_array_type (build_qualified_type (zi_t.u64, TYPE_QUAL_CONST),
-                                                  build_index_type (size_int (255))));
-  TREE_PUBLIC (zi_t.unseen_var) = 1;
-  DECL_EXTERNAL (zi_t.unseen_var) = 1;
-  DECL_ARTIFICIAL (zi_t.unseen_var) = 1;
-  DECL_IGNORED_P (zi_t.unseen_var) = 1;
+  zi_t.unseen_var = zi_runtime_var ("__zeroinst_unseen",
+                                    build_array_type (build_qualified_type (zi_t.u64, TYPE_QUAL_CONST),
+                                                      build_index_type (size_int (255))));
   TREE_READONLY (zi_t.unseen_var) = 1;
   zi_t.ctx_var = runtime_tls_var ("__zeroinst_ctx", ptr_type_node);
   zi_t.flat_var = runtime_tls_var ("__zeroinst_flat", ptr_type_node);
-  zi_t.data_on_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_data_on"),
-                                 integer_type_node);
-  TREE_PUBLIC (zi_t.data_on_var) = 1;
-  DECL_EXTERNAL (zi_t.data_on_var) = 1;
-  DECL_ARTIFICIAL (zi_t.data_on_var) = 1;
-  DECL_IGNORED_P (zi_t.data_on_var) = 1;
-  zi_t.gen_var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier ("__zeroinst_gen"),
-                             zi_t.u64);
-  TREE_PUBLIC (zi_t.gen_var) = 1;
-  DECL_EXTERNAL (zi_t.gen_var) = 1;
-  DECL_ARTIFICIAL (zi_t.gen_var) = 1;
-  DECL_IGNORED_P (zi_t.gen_var) = 1;
-  zi_t.shadow_top_var = build_decl (UNKNOWN_LOCATION, VAR_DECL,
-                                    get_identifier ("__zeroinst_shadow_top"),
-                                    build_array_type (zi_t.u64_ptr,
-                                                      build_index_type (size_int (ZI_SHADOW_KINDS - 1))));
-  TREE_PUBLIC (zi_t.shadow_top_var) = 1;
-  DECL_EXTERNAL (zi_t.shadow_top_var) = 1;
-  DECL_ARTIFICIAL (zi_t.shadow_top_var) = 1;
-  DECL_IGNORED_P (zi_t.shadow_top_var) = 1;
+  zi_t.data_on_var = zi_runtime_var ("__zeroinst_data_on", integer_type_node);
+  zi_t.gen_var = zi_runtime_var ("__zeroinst_gen", zi_t.u64);
+  zi_t.shadow_top_var
+      = zi_runtime_var ("__zeroinst_shadow_top",
+                        build_array_type (zi_t.u64_ptr,
+                                          build_index_type (size_int (ZI_SHADOW_KINDS - 1))));
   zi_t.clz_fn = direct_internal_fn_supported_p (IFN_CLZ, long_long_unsigned_type_node,
                                                 OPTIMIZE_FOR_SPEED)
                 && builtin_decl_explicit_p (BUILT_IN_CLZLL)
@@ -297,13 +354,15 @@ wanted (function *fun)
 namespace {
 
 const pass_data zeroinst_pass_data = {
-  GIMPLE_PASS,
-  "zeroinst",              /* name */
-  OPTGROUP_NONE,
-  TV_NONE,
+  GIMPLE_PASS,             /* type */
+  "zeroinst",              /* name: its dump FILE.NNNt.zeroinst */
+  OPTGROUP_NONE,           /* optinfo_flags */
+  TV_NONE,                 /* tv_id */
   PROP_ssa | PROP_cfg,     /* properties_required */
-  0, 0, 0,
-  0                        /* todo_flags_finish: returned by execute */
+  0,                       /* properties_provided */
+  0,                       /* properties_destroyed */
+  0,                       /* todo_flags_start */
+  0                        /* todo_flags_finish: execute returns them */
 };
 
 class zeroinst_pass : public gimple_opt_pass
@@ -319,12 +378,15 @@ public:
    texts before the optimizers rewrite their addresses (site.cc), and
    the names of allocations (allocations.cc).  */
 const pass_data zeroinst_texts_pass_data = {
-  GIMPLE_PASS,
-  "zeroinst_texts",        /* name */
-  OPTGROUP_NONE,
-  TV_NONE,
+  GIMPLE_PASS,             /* type */
+  "zeroinst_texts",        /* name: its dump FILE.NNNt.zeroinst_texts */
+  OPTGROUP_NONE,           /* optinfo_flags */
+  TV_NONE,                 /* tv_id */
   PROP_ssa | PROP_cfg,     /* properties_required */
-  0, 0, 0, 0
+  0,                       /* properties_provided */
+  0,                       /* properties_destroyed */
+  0,                       /* todo_flags_start */
+  0                        /* todo_flags_finish: execute returns them */
 };
 
 class zeroinst_texts_pass : public gimple_opt_pass
@@ -406,49 +468,43 @@ static bool
 parse_option (const struct plugin_argument *arg)
 {
   const char *key = arg->key, *value = arg->value;
-  bool flag = strcmp (key, "out-of-line") == 0 || strcmp (key, "verbose") == 0
-              || strcmp (key, "no-contexts") == 0 || strcmp (key, "no-sync-loads") == 0;
-  bool pattern = strcmp (key, "include") == 0 || strcmp (key, "exclude") == 0;
-  if (!flag && !pattern)
+  const option_spec *o = NULL;
+  for (const option_spec &x : options)
+    if (strcmp (key, x.key) == 0)
+      o = &x;
+  if (!o)
     {
-      error ("zeroinst: unknown option %<-fplugin-arg-zeroinst-%s%>; valid options: %s",
-             key, valid_keys);
+      error ("%s: unknown option %<-fplugin-arg-%s-%s%>; valid options: %s", zi_plugin_name,
+             zi_plugin_name, key, valid_keys ());
       return false;
     }
-  if (flag && value)
+  if (o->value == VALUE_NONE && value)
     {
-      error ("zeroinst: option %<%s%> takes no value (got %<%s%>); valid options: %s",
-             key, value, valid_keys);
+      error ("%s: option %<%s%> takes no value (got %<%s%>); valid options: %s", zi_plugin_name,
+             key, value, valid_keys ());
       return false;
     }
-  if (pattern && (!value || !*value))
+  if (o->value == VALUE_PATTERNS && (!value || !*value))
     {
-      error ("zeroinst: option %<%s%> needs a value, e.g. %<-fplugin-arg-zeroinst-%s=solve*:init%>; "
-             "valid options: %s", key, key, valid_keys);
+      error ("%s: option %<%s%> needs a value, e.g. %<-fplugin-arg-%s-%s=solve*:init%>; "
+             "valid options: %s", zi_plugin_name, key, zi_plugin_name, key, valid_keys ());
       return false;
     }
-  if (strcmp (key, "out-of-line") == 0)
-    zi_opts.out_of_line = true;
-  else if (strcmp (key, "verbose") == 0)
-    zi_opts.verbose = true;
-  else if (strcmp (key, "no-contexts") == 0)
-    zi_opts.no_contexts = true;
-  else if (strcmp (key, "no-sync-loads") == 0)
-    zi_opts.no_sync_loads = true;
-  else if (strcmp (key, "include") == 0)
-    zi_opts.include = xstrdup (value);
+  if (o->flag)
+    *o->flag = true;
   else
-    zi_opts.exclude = xstrdup (value);
+    *o->patterns = xstrdup (value);
   return true;
 }
 
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
+  zi_plugin_name = info->base_name;
   if (!plugin_default_version_check (version, &gcc_version))
     {
-      error ("zeroinst: this plugin was built for GCC %s (%s) and cannot run in GCC %s; "
-             "use the zeroinst.so built for this compiler",
+      error ("%s: this plugin was built for GCC %s (%s) and cannot run in GCC %s; "
+             "use the zeroinst.so built for this compiler", zi_plugin_name,
              gcc_version.basever, gcc_version.datestamp, version->basever);
       return 1;
     }
@@ -466,7 +522,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   if (!global_options_set.x_flag_asynchronous_unwind_tables)
     flag_asynchronous_unwind_tables = 1;
 
-  register_callback (info->base_name, PLUGIN_INFO, NULL, &zi_plugin_info);
+  static struct plugin_info plugin_info = { ZEROINST_VERSION, help_text () };
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &plugin_info);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      const_cast<ggc_root_tab *> (zi_gc_roots));
   struct register_pass_info pass = { new zeroinst_pass (g), "optimized", 1,

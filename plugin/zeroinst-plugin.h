@@ -7,14 +7,18 @@
 
 /* Options, set once by plugin_init from -fplugin-arg-zeroinst-*.  */
 struct zi_options {
-  bool out_of_line;          /* one runtime call per element instead of inline counters */
-  bool verbose;              /* per-function statistics on stderr */
-  bool no_contexts;          /* no calling-context tracking: site-only records */
-  bool no_sync_loads;        /* atomic and volatile loads are not counted */
-  const char *include;       /* ':'-separated fnmatch patterns; NULL = all functions */
-  const char *exclude;       /* ':'-separated fnmatch patterns; NULL = none */
+#define ZI_OPTION_FIELD_NONE bool
+#define ZI_OPTION_FIELD_PATTERNS const char *
+#define ZI_PLUGIN_OPTION(KEY, FIELD, VALUE, HELP) ZI_OPTION_FIELD_##VALUE FIELD;
+#include "options.def"
+#undef ZI_PLUGIN_OPTION
+#undef ZI_OPTION_FIELD_NONE
+#undef ZI_OPTION_FIELD_PATTERNS
 };
 extern struct zi_options zi_opts;
+/* The plugin's base name (zeroinst, for zeroinst.so): the prefix of its
+   messages and of its options, -fplugin-arg-NAME-KEY.  */
+extern const char *zi_plugin_name;
 
 /* Trees built once per compilation (registered as GC roots).  */
 struct zi_trees {
@@ -48,6 +52,8 @@ struct zi_trees {
 };
 extern struct zi_trees zi_t;
 bool zi_build_trees (void);
+/* An external variable NAME of TYPE, which the runtime defines.  */
+tree zi_runtime_var (const char *name, tree type);
 tree zi_alloc_name_var (void);
 
 /* site.cc */
@@ -65,6 +71,8 @@ bool zi_print_fortran (pretty_printer *pp, tree ref, int depth);
 bool zi_print_fortran_place (pretty_printer *pp, tree ref);
 char *zi_fortran_array_name (tree ref, int *rank);
 const char *zi_source_function_name (tree fndecl, unsigned *flags);
+/* site.cc: this unit refers to the runtime's ZI_ABI_SYMBOL (once).  */
+void zi_refer_to_abi_symbol (void);
 tree zi_make_fn_desc (const vec<tree> &sites, unsigned nunits, const vec<tree> &tails);
 
 /* allocations.cc */

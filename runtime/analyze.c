@@ -15,26 +15,15 @@
 #include <string.h>
 #include "runtime.h"
 
-/* Each value class's rule parameters, from the class table.  */
-static const struct class_rule {
-  int is_float;
-  unsigned bytes;
-  uint64_t hi_mask, sign_lo, sign_hi;
-} rules[ZI_NTYPES] = {
-#define RULE(NAME, CLASS, FLOAT, BYTES, HI_MASK, SIGN_LO, SIGN_HI) \
-  [CLASS] = { FLOAT, BYTES, HI_MASK, SIGN_LO, SIGN_HI },
-  ZI_VALUE_CLASSES (RULE)
-#undef RULE
-};
-
 void
 zi_element_counts (enum zi_type type, uint64_t lo, uint64_t hi, unsigned *red, unsigned *zero)
 {
-  const struct class_rule *r = &rules[type];
-  zi_element_rule (lo, hi & r->hi_mask, r->is_float, r->bytes, r->sign_lo, r->sign_hi, red,
+  const struct zi_type_info *t = &zi_types[type];
+  int is_float = t->kind == ZI_KIND_FLOAT;
+  zi_element_rule (lo, hi & t->hi_mask, is_float, t->elem_bytes, t->sign_lo, t->sign_hi, red,
                    zero);
-  if (r->is_float)
-    *red = *zero ? r->bytes : 0;
+  if (is_float)
+    *red = *zero ? t->elem_bytes : 0;
 }
 
 /* Apply the rules to one element of SITE (raw bits LO, HI) in slot S.  */
@@ -48,11 +37,11 @@ zi_slot_record (struct zi_slot *s, const struct zi_site *site, uint64_t lo, uint
   unsigned red, zero;
   zi_element_counts ((enum zi_type) type, lo, hi, &red, &zero);
   s->zeros += zero;
-  if (!rules[type].is_float)
-    s->hb += rules[type].bytes - 1 - red + zero;
+  if (zi_types[type].kind == ZI_KIND_INT)
+    s->hb += zi_types[type].elem_bytes - 1 - red + zero;
   s->or_lo |= lo;
   if (ZI_WIDE_TYPE (type))
-    s[1].or_lo |= hi & rules[type].hi_mask;
+    s[1].or_lo |= hi & zi_types[type].hi_mask;
 }
 
 /* C += the slot(s) S of a site of SI's type.  */

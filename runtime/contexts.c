@@ -3,7 +3,8 @@
 
    A node is one activation path: (parent node, function, return address).
    Generated code finds the node of a function's activation in its parent's
-   one-entry cache (zeroinst-abi.h); on a miss it calls __zeroinst_enter_node,
+   cache of ZI_CTX_WAYS children (zeroinst-abi.h); on a miss it calls
+   __zeroinst_enter_node,
    which looks the node up in the thread's hash table of nodes, creating it
    if needed.
 

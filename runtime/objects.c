@@ -16,8 +16,9 @@
    that keeps them at ZI_MAP_MAX_GRANULES granules (64 MiB).
 
    The lookup structure costs memory per object, not per byte: statics.c
-   keeps a sorted array of static objects, heap.c a balanced tree of live
-   heap blocks.  */
+   keeps a sorted array of static objects; heap.c finds live heap blocks
+   of up to ZI_CHUNK_MAX bytes in chunks.c's hash tables, larger ones in
+   a treap.  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -1,20 +1,10 @@
-/* options.c - run-time options from the environment, read once at start.
+/* options.c - run-time options from the environment, read once at start
+   (options.def: names, ranges, defaults; README: what each one does).
 
-   ZEROINST_MODE     code | data | code,data            (default code):
-                     per load site, per data object (objects.c), or both
-   ZEROINST_OUTPUT   report directory; %p pid, %h host, %r MPI rank, %%
-                     (default ./zeroinst-<program>-<pid>, in the directory
-                     the program started in; never an existing directory:
-                     output.c)
-   ZEROINST_TOP      records per section in summary.txt  (default 20)
-   ZEROINST_VERBOSE  1: say on stderr where the report went (default 0)
-   ZEROINST_CONTEXTS 0: one record per site, calling contexts merged
-                     (default 1: one record per site and call path)
-   ZEROINST_MAX_DEPTH  deepest call path kept, 1..100000 (default 256);
-                     deeper calls are counted in the path cut at that depth
-   ZEROINST_EMPTY_REPORT  1: write a report also when the process recorded
-                     nothing (default 0: no directory, e.g. for configure's
-                     test programs)
+   ZEROINST_MODE and ZEROINST_OUTPUT have parsers of their own below;
+   ZEROINST_OUTPUT is checked at start (expanded as it would be for this
+   process) and used at report time (output.c: never an existing
+   directory).
 
    In a setuid or setgid process (AT_SECURE) every ZEROINST_* variable is
    ignored: the user who starts it must not choose where a privileged
@@ -34,7 +24,18 @@
 #include "runtime.h"
 
 struct zi_config zi_config = {
-  .mode_code = 1, .top = 20, .contexts = 1, .max_depth = 256,
+  .mode_code = 1,
+#define ZI_ENV_NUMBER(NAME, FIELD, LO, HI, DEFAULT, HELP) .FIELD = DEFAULT,
+#include "options.def"
+};
+
+static const struct number_option {
+  const char *name;
+  unsigned *field;
+  unsigned lo, hi;
+} numbers[] = {
+#define ZI_ENV_NUMBER(NAME, FIELD, LO, HI, DEFAULT, HELP) { NAME, &zi_config.FIELD, LO, HI },
+#include "options.def"
 };
 
 void
@@ -64,7 +65,7 @@ zi_getenv (const char *name)
 
 /* Parse an unsigned number in [LO, HI] from NAME; keep *OUT on error.  */
 static void
-read_number (const char *name, size_t lo, size_t hi, size_t *out)
+read_number (const char *name, unsigned lo, unsigned hi, unsigned *out)
 {
   const char *s = zi_getenv (name);
   if (!s)
@@ -74,11 +75,11 @@ read_number (const char *name, size_t lo, size_t hi, size_t *out)
   unsigned long long v = strtoull (s, &end, 10);
   if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
     {
-      zi_warn ("ignoring %s='%s': expected a whole number from %zu to %zu; using %zu",
+      zi_warn ("ignoring %s='%s': expected a whole number from %u to %u; using %u",
                name, s, lo, hi, *out);
       return;
     }
-  *out = (size_t) v;
+  *out = (unsigned) v;
 }
 
 static void
@@ -123,32 +124,32 @@ zi_read_output (void)
     zi_config.output = strdup (out);
 }
 
+/* ZEROINST_HELP=1: the options, their defaults and what they do.  */
+static void
+print_help (void)
+{
+  zi_warn ("run-time options (environment variables, read at start; README has the details):");
+#define ZI_ENV_OTHER(NAME, DEFAULT, HELP) zi_warn ("  %-22s %s (default: %s)", NAME, HELP, DEFAULT);
+#define ZI_ENV_NUMBER(NAME, FIELD, LO, HI, DEFAULT, HELP) \
+  zi_warn ("  %-22s %s, " #LO ".." #HI " (default: %u)", NAME, HELP, (unsigned) DEFAULT);
+#include "options.def"
+}
+
 void
 zi_read_options (void)
 {
   read_mode ();
-  size_t top = zi_config.top;
-  read_number ("ZEROINST_TOP", 1, 1000000, &top);
-  zi_config.top = (unsigned) top;
-  size_t verbose = 0;
-  read_number ("ZEROINST_VERBOSE", 0, 1, &verbose);
-  zi_config.verbose = (int) verbose;
-  size_t contexts = 1;
-  read_number ("ZEROINST_CONTEXTS", 0, 1, &contexts);
-  zi_config.contexts = (int) contexts;
-  size_t depth = zi_config.max_depth;
-  read_number ("ZEROINST_MAX_DEPTH", 1, 100000, &depth);
-  zi_config.max_depth = (unsigned) depth;
-  /* Options of data mode's former load buffers: said, not silently
-     dropped, so that a script relying on them learns why nothing
-     changes.  */
-  static const char *const gone[] = { "ZEROINST_BUFFER", "ZEROINST_SAMPLE" };
-  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
-    if (zi_getenv (gone[i]))
-      zi_warn ("ignoring %s: data mode has no load buffers; every load is analysed", gone[i]);
-  size_t empty = 0;
-  read_number ("ZEROINST_EMPTY_REPORT", 0, 1, &empty);
-  zi_config.empty_report = (int) empty;
+  for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
+    read_number (numbers[i].name, numbers[i].lo, numbers[i].hi, numbers[i].field);
+  static const char *const retired[] = {
+#define ZI_ENV_RETIRED(NAME) NAME,
+#include "options.def"
+  };
+  for (size_t i = 0; i < sizeof retired / sizeof *retired; i++)
+    if (zi_getenv (retired[i]))
+      zi_warn ("ignoring %s: data mode has no load buffers; every load is analysed", retired[i]);
+  if (zi_config.help)
+    print_help ();
   zi_read_output ();
   if (getauxval (AT_SECURE))
     for (char **e = environ; *e; e++)

@@ -28,7 +28,7 @@
    expr, and a code record has the entry's kind, elem_type, elem_bytes,
    access_bytes and lanes (an "other" record its access_bytes).
    `zeroinst export --format json-v1` writes format 1 back
-   (runtime/tool/export.c).
+   (tool/export.c).
 
    Other keys beyond SPEC §6: "other" (loads not analysed: aggregate
    copies and values without a type class, with their byte counts),

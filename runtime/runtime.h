@@ -27,13 +27,16 @@
 
 enum zi_kind { ZI_KIND_INT, ZI_KIND_FLOAT, ZI_KIND_OTHER, ZI_NKINDS };
 
-/* types.c: the element types (enum zi_type).  */
+/* types.c: the element classes (enum zi_type), zeroinst-classes.def as
+   data; every per-class decision of the runtime reads this table.  */
 struct zi_type_info {
   const char *name;        /* "i32", "f64", ... */
   enum zi_kind kind;
   unsigned elem_bytes;     /* bytes of one element as loaded (x87: 10) */
   unsigned mant_bits;      /* floats: explicit mantissa bits */
   unsigned exp_bits;       /* floats: exponent bits */
+  uint64_t hi_mask;        /* wide classes: the bits of the upper 64 the value has */
+  uint64_t sign_lo, sign_hi;   /* floats: the sign bit (ignored for zero) */
 };
 extern const struct zi_type_info zi_types[ZI_NTYPES] ZI_HIDDEN;
 const char *zi_kind_name (enum zi_kind kind) ZI_HIDDEN;
@@ -237,13 +240,12 @@ struct zi_totals {
 
 /* options.c: run-time options, read once from the environment.  */
 struct zi_config {
-  int mode_code, mode_data;
-  unsigned top;              /* ZEROINST_TOP */
+  int mode_code, mode_data;  /* ZEROINST_MODE */
   char *output;              /* ZEROINST_OUTPUT, or NULL for the default */
-  int verbose;               /* ZEROINST_VERBOSE */
-  int contexts;              /* ZEROINST_CONTEXTS: 0 = site-only records */
-  unsigned max_depth;        /* ZEROINST_MAX_DEPTH */
-  int empty_report;          /* ZEROINST_EMPTY_REPORT: report even if nothing was recorded */
+  /* The numbers of options.def: top, contexts, max_depth, verbose,
+     empty_report, help.  */
+#define ZI_ENV_NUMBER(NAME, FIELD, LO, HI, DEFAULT, HELP) unsigned FIELD;
+#include "options.def"
 };
 extern struct zi_config zi_config ZI_HIDDEN;
 void zi_read_options (void) ZI_HIDDEN;
@@ -419,25 +421,6 @@ zi_leave (void)
 }
 void zi_threads_after_fork_child (void) ZI_HIDDEN;
 void zi_threads_init (void) ZI_HIDDEN;
-
-/* The value classes and how their elements are analysed (SPEC §3), for
-   the runtime's counter rules (analyze.c):
-     X (name, class, float, bytes, hi_mask, sign_lo, sign_hi)
-   float: floating kind; bytes: loaded bytes per element; hi_mask: bits of
-   hi (the upper half of a 128-bit class) that are loaded; sign_lo/sign_hi:
-   the sign bit (ignored when testing for a zero float).  */
-#define ZI_VALUE_CLASSES(X)                                      \
-  X (i8,   ZI_I8,   0, 1,  0,          0,           0)           \
-  X (i16,  ZI_I16,  0, 2,  0,          0,           0)           \
-  X (i32,  ZI_I32,  0, 4,  0,          0,           0)           \
-  X (i64,  ZI_I64,  0, 8,  0,          0,           0)           \
-  X (i128, ZI_I128, 0, 16, ~0ull,      0,           0)           \
-  X (f16,  ZI_F16,  1, 2,  0,          1ull << 15,  0)           \
-  X (bf16, ZI_BF16, 1, 2,  0,          1ull << 15,  0)           \
-  X (f32,  ZI_F32,  1, 4,  0,          1ull << 31,  0)           \
-  X (f64,  ZI_F64,  1, 8,  0,          1ull << 63,  0)           \
-  X (f80,  ZI_F80,  1, 10, 0xffffull,  0,           1ull << 15)  \
-  X (f128, ZI_F128, 1, 16, ~0ull,      0,           1ull << 63)
 
 /* DST += SRC, field by field.  */
 static inline void

@@ -9,7 +9,7 @@ every calling context once, and a record names its site by an index,
 "alloc_context" (heap objects), -1 for an empty path.  The
 tests check records against format 1's "call_path" / "alloc_path", so they
 read reports through load() or expand().  This is a second, independent
-reading of format 2: the `zeroinst` tool has its own (runtime/tool/report.c),
+reading of format 2: the `zeroinst` tool has its own (tool/report.c),
 and tool tests compare the two."""
 import json
 

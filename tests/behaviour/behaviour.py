@@ -460,8 +460,7 @@ def plugin_error(args, *expected):
     src = os.path.join(TMP, "p.c")
     with open(src, "w") as f:
         f.write("int g; int main (void) { return g; }\n")
-    plugin = glob.glob(os.path.join(os.path.dirname(BIN), "lib", "zeroinst", "*", "zeroinst.so"))[0]
-    r = subprocess.run(["gcc", "-fplugin=" + plugin] + args + ["-c", src, "-o", os.path.join(TMP, "p.o")],
+    r = subprocess.run(["gcc", "-fplugin=" + plugin_path()] + args + ["-c", src, "-o", os.path.join(TMP, "p.o")],
                        capture_output=True, text=True)
     check(r.returncode != 0, "compiled despite %s" % args)
     for e in expected:
@@ -516,13 +515,170 @@ int main (void) { init (); load_ones (100); printf ("ok\n"); return 7; }"""
         check(int_elements(rep) == 100, "%s: elements %d, expected 100" % (mode, int_elements(rep)))
 
 
+def readme_table(heading):
+    """The rows of the first table after README's HEADING: cells, with
+    backticks removed."""
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                          "README.md")
+    with open(readme) as f:
+        text = f.read()
+    at = text.index(heading)
+    rows = []
+    for line in text[at:].splitlines()[1:]:
+        if re.match(r"^\|[-|]+\|$", line):
+            continue
+        if line.startswith("|"):
+            cells = [c.strip().replace("`", "") for c in line.strip("|").split(" | ")]
+            if cells[0] not in ("option", "variable"):
+                rows.append(cells)
+        elif rows:
+            break
+    return rows
+
+
+def plugin_path():
+    return glob.glob(os.path.join(os.path.dirname(BIN), "lib", "zeroinst", "*", "zeroinst.so"))[0]
+
+
 def case_bad_plugin_options():
-    valid = ("valid options: out-of-line, include=PATTERNS, exclude=PATTERNS, verbose, no-contexts, "
-             "no-sync-loads")
+    """Each kind of bad option is a compile error that lists the valid
+    options, as README's table lists them (in its order)."""
+    valid = "valid options: " + ", ".join(r[0] for r in readme_table("### Plugin options"))
     plugin_error(["-fplugin-arg-zeroinst-bogus"], "unknown option", "bogus", valid)
     plugin_error(["-fplugin-arg-zeroinst-include"], "needs a value", valid)
+    plugin_error(["-fplugin-arg-zeroinst-exclude="], "needs a value", valid)
     plugin_error(["-fplugin-arg-zeroinst-verbose=3"], "takes no value", valid)
     plugin_error(["-m32"], "zeroinst supports LP64 targets only")
+
+
+def case_plugin_options_documented():
+    """`gcc -fplugin=zeroinst.so --help -v` (the plugin's help, made from
+    plugin/options.def) lists exactly README's plugin options, in its
+    order, each with a text; and the plugin's version is the project's."""
+    r = subprocess.run(["gcc", "-fplugin=" + plugin_path(), "--help", "-v"], capture_output=True,
+                       text=True, cwd=TMP, env=dict(os.environ, LC_ALL="C"))
+    out = r.stdout + r.stderr
+    check("Help for the loaded plugins:" in out, "no plugin help:\n" + out[-2000:])
+    helptext = out[out.index("Help for the loaded plugins:"):]
+    keys, texts = [], {}
+    for line in helptext.splitlines()[3:]:
+        m = re.match(r"^      (\S+)\s+(\S.*)$", line)
+        if m:
+            keys.append(m.group(1))
+            texts[m.group(1)] = m.group(2)
+        elif not re.match(r"^\s{26}\S", line):
+            break
+    documented = [row[0] for row in readme_table("### Plugin options")]
+    check(keys == documented, "help lists %r, README %r" % (keys, documented))
+    cmake = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                         "CMakeLists.txt")
+    version = re.search(r"project\(zeroinst VERSION (\S+)", open(cmake).read()).group(1)
+    check(re.search(r"^ zeroinst: %s$" % re.escape(version), out, re.M),
+          "plugin version is not %s" % version)
+
+
+def case_plugin_dump():
+    """The pass's dump with details (-fdump-tree-all-details) holds each
+    instrumented function's statistics line, the one the verbose option
+    prints: load_ones' one load of one element."""
+    src = os.path.join(TMP, "dump.c")
+    with open(src, "w") as f:
+        f.write(PRELUDE + "int main (void) { init (); return (int) load_ones (3) - 3; }\n")
+    r = subprocess.run(["gcc", "-fplugin=" + plugin_path(), "-O1", "-fdump-tree-all-details",
+                        "-c", src, "-o", os.path.join(TMP, "dump.o")], capture_output=True,
+                       text=True, cwd=TMP)
+    check(r.returncode == 0, r.stderr)
+    dumps = glob.glob(os.path.join(TMP, "dump.c.*t.zeroinst"))
+    check(len(dumps) == 1, "dump files %r" % os.listdir(TMP))
+    lines = [l for l in open(dumps[0]) if l.startswith("zeroinst: load_ones: ")]
+    check(len(lines) == 1 and lines[0].startswith("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed"),
+          "statistics %r" % lines)
+
+
+def case_runtime_options_documented():
+    """ZEROINST_HELP=1 (runtime/options.def) prints exactly README's
+    run-time variables, in its order, each default the one README gives
+    first; the program runs as usual and writes its report."""
+    exe = build("envhelp", r"""
+int main (void) { init (); load_ones (5); printf ("ok\n"); return 3; }""")
+    r = run(exe, {"ZEROINST_HELP": "1"})
+    check(r.returncode == 3 and r.stdout == "ok\n", "status %d stdout %r" % (r.returncode, r.stdout))
+    check(int_elements(report()) == 5, "elements %d" % int_elements(report()))
+    printed = re.findall(r"^zeroinst:   (ZEROINST_\w+) +(.*) \(default: (.*)\)$", r.stderr, re.M)
+    rows = readme_table("### Run-time options")
+    check([p[0] for p in printed] == [row[0] for row in rows],
+          "printed %r, README %r" % ([p[0] for p in printed], [row[0] for row in rows]))
+    for (name, _, default), row in zip(printed, rows):
+        check(re.split(r"[ ,:]", row[2])[0] == default.split(" ")[0],
+              "%s: default %r, README %r" % (name, default, row[2]))
+    r = run(exe, {"ZEROINST_HELP": "2"})
+    check(r.stderr.strip() == "zeroinst: ignoring ZEROINST_HELP='2': expected a whole number "
+          "from 0 to 1; using 0", r.stderr)
+
+
+def case_abi_version():
+    """Generated code refers to __zeroinst_abi_v<ZI_ABI_VERSION> and the
+    runtime defines it, so that an object of a plugin of another version
+    (here the same object with its reference renamed to the next
+    version) is refused by name: by the linker in a program, by the
+    dynamic loader in a shared library."""
+    abi = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "include", "zeroinst-abi.h")
+    version = int(re.search(r"^#define ZI_ABI_VERSION (\d+)$", open(abi).read(), re.M).group(1))
+    sym, other = "__zeroinst_abi_v%d" % version, "__zeroinst_abi_v%d" % (version + 1)
+    cc = os.path.join(BIN, "zeroinst-cc")
+    lib, main = os.path.join(TMP, "lib.c"), os.path.join(TMP, "main.c")
+    with open(lib, "w") as f:
+        f.write("int g[4] = {1, 2, 3, 4};\nint sum (void) { return g[0] + g[1] + g[2] + g[3]; }\n")
+    with open(main, "w") as f:
+        f.write("extern int g[4];\nint sum (void);\n"
+                "int main (int argc, char **argv) { g[0] = argc; return sum () - 9 - argc; }\n")
+    obj = os.path.join(TMP, "lib.o")
+    r = subprocess.run([cc, "-O1", "-fPIC", "-c", lib, "-o", obj], capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    nm = subprocess.run(["nm", obj], capture_output=True, text=True).stdout
+    check(re.search(r"^\s+U %s$" % sym, nm, re.M), "no reference to %s:\n%s" % (sym, nm))
+    so = glob.glob(os.path.join(os.path.dirname(BIN), "lib", "libzeroinst.so.*.*"))[0]
+    dyn = subprocess.run(["nm", "-D", "--defined-only", so], capture_output=True, text=True).stdout
+    check(re.search(r" R %s$" % sym, dyn, re.M), "runtime does not define %s" % sym)
+    r = subprocess.run([cc, "-O1", main, obj, "-o", os.path.join(TMP, "same")], capture_output=True,
+                       text=True)
+    check(r.returncode == 0 and run(os.path.join(TMP, "same"), out=None).returncode == 0, r.stderr)
+    stale = os.path.join(TMP, "stale.o")
+    subprocess.run(["objcopy", "--redefine-sym", "%s=%s" % (sym, other), obj, stale], check=True)
+    c_env = dict(os.environ, LC_ALL="C")
+    # With the static runtime too, and with --gc-sections (the reference
+    # is kept: nothing else refers to it).
+    for static, extra in (("0", []), ("1", []), ("0", ["-Wl,--gc-sections"])):
+        r = subprocess.run([cc, "-O1", main, stale, "-o", os.path.join(TMP, "stale")] + extra,
+                           capture_output=True, text=True, env=dict(c_env, ZEROINST_STATIC=static))
+        refused = [l for l in r.stderr.splitlines() if "undefined reference" in l]
+        check(r.returncode != 0 and refused and all(("`%s'" % other) in l for l in refused),
+              "static=%s %s: status %d:\n%s" % (static, extra, r.returncode, r.stderr))
+    # -flto: the reference is made where code is generated, at link time.
+    r = subprocess.run([cc, "-O1", "-flto", lib, main, "-o", os.path.join(TMP, "lto")],
+                       capture_output=True, text=True, env=c_env)
+    check(r.returncode == 0, r.stderr)
+    nm = subprocess.run(["nm", os.path.join(TMP, "lto")], capture_output=True, text=True).stdout
+    check(re.search(r"^\s+U %s$" % sym, nm, re.M), "-flto: no reference to %s" % sym)
+    # A unit without generated code (no load, no call) needs no runtime.
+    empty = os.path.join(TMP, "empty.c")
+    with open(empty, "w") as f:
+        f.write("int id (int x) { return x; }\n")
+    r = subprocess.run([cc, "-O1", "-c", empty, "-o", os.path.join(TMP, "empty.o")],
+                       capture_output=True, text=True)
+    nm = subprocess.run(["nm", os.path.join(TMP, "empty.o")], capture_output=True, text=True).stdout
+    check(r.returncode == 0 and "__zeroinst" not in nm, "unit without code:\n" + nm)
+    r = subprocess.run([cc, "-shared", stale, "-o", os.path.join(TMP, "libstale.so")],
+                       capture_output=True, text=True, env=c_env)
+    check(r.returncode == 0, r.stderr)
+    r = subprocess.run([cc, "-O1", main, "-L" + TMP, "-lstale", "-Wl,-rpath," + TMP,
+                        "-Wl,--allow-shlib-undefined", "-o", os.path.join(TMP, "usestale")],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    r = run(os.path.join(TMP, "usestale"), out=None, env={"LC_ALL": "C"})
+    check(r.returncode != 0 and "undefined symbol: %s" % other in r.stderr,
+          "status %d stderr %r" % (r.returncode, r.stderr))
 
 
 def case_no_loads_report_when_asked():

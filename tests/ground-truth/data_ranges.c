@@ -217,7 +217,7 @@ main (void)
   for (int r = 0; r < 3 + (int) z; r++)
     total += dot (h1, h2, 8);
 
-  /* 64 MiB: the shadow's regions (runtime/zeroinst-abi.h).  */
+  /* 64 MiB: the shadow's regions (include/zeroinst-abi.h).  */
   long big_n = (100l << 20) / 8;
   int64_t *big = aligned_alloc (1l << 26, 100l << 20);  // [[alloc_big]]
   for (long i = 0; i < big_n; i += 8192)

@@ -54,9 +54,19 @@ pkg_config_build "$build" build-tree
 cmake --install "$build" --prefix "$work/prefix" >/dev/null || fail "install"
 for f in bin/zeroinst bin/zeroinst-cc bin/zeroinst-cxx bin/zeroinst-fortran lib/libzeroinst.so \
          lib/libzeroinst.a lib/cmake/zeroinst/zeroinstConfig.cmake lib/pkgconfig/zeroinst.pc \
-         include/zeroinst/zeroinst-abi.h; do
+         include/zeroinst/zeroinst-abi.h include/zeroinst/zeroinst-classes.def \
+         include/zeroinst/zeroinst-descriptors.def; do
   [ -e "$work/prefix/$f" ] || fail "install lacks $f"
 done
+# The installed contract compiles on its own, in C and C++, and says its
+# version: the symbol the installed runtime defines.
+printf '#include <zeroinst/zeroinst-abi.h>\nint v = ZI_ABI_VERSION; int k = ZI_F64; int w = ZI_WIDE_TYPE (ZI_I128);\n' \
+  > "$work/abi.c"
+cc -fsyntax-only -I"$work/prefix/include" "$work/abi.c" || fail "the installed zeroinst-abi.h (C)"
+c++ -fsyntax-only -I"$work/prefix/include" -x c++ "$work/abi.c" || fail "the installed zeroinst-abi.h (C++)"
+version=$(printf '#include <zeroinst/zeroinst-abi.h>\nZI_ABI_VERSION\n' | cc -E -P -I"$work/prefix/include" - | tail -n 1)
+nm -D --defined-only "$work/prefix/lib/libzeroinst.so" | grep -q " __zeroinst_abi_v$version\$" \
+  || fail "the installed runtime does not define __zeroinst_abi_v$version"
 ls "$work"/prefix/lib/zeroinst/*/zeroinst.so >/dev/null || fail "install lacks the plugin"
 cmake_project "$work/prefix" install-prefix
 mv "$work/prefix" "$work/moved"

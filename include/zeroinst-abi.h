@@ -77,7 +77,8 @@
 
    Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
    instrumented function keeps the calling-context node of its activation in
-   a local; on entry it looks for it in the parent's one-entry cache
+   a local; on entry it looks for it in the parent's cache of ZI_CTX_WAYS
+   children, at the return address's way and then at its pair:
 
        parent = __zeroinst_ctx;  w = ZI_CTX_WAY (ra);   -- ra: return address
        node = parent->cache[w];
@@ -123,28 +124,61 @@
 
 #include <stdint.h>
 
-/* Each version renames an entry point that generated code depends on
-   (3: __zeroinst_count; 4: __zeroinst_object; 5: __zeroinst_miss, with
-   the shadow layout below; 6: __zeroinst_lookup, with the group ids; 7:
-   __zeroinst_shadow_top, group ids found in every region; 8:
-   __zeroinst_enter_node, with tail nodes), so that objects of an older
-   plugin fail to link against this runtime instead of counting wrongly.
-   9 adds __zeroinst_mark, the marks out of line: objects of version 8
-   still mark the same shadow inline, and link.  */
-#define ZI_ABI_VERSION 9
+/* The version of this contract.  Every unit with generated code refers
+   to __zeroinst_abi_v<ZI_ABI_VERSION> (ZI_ABI_SYMBOL, a pointer to it
+   that the plugin emits once per unit), which the runtime defines, so
+   that an object of a plugin of another version fails to link against
+   this runtime (or a shared library to load) with that name in the
+   error, instead of counting wrongly.  A change to anything in this
+   file or the tables it includes increments it; a runtime that can
+   still serve objects of an older version also defines their symbol.
+   (Versions 3 to 8 renamed an entry point instead: __zeroinst_count,
+   __zeroinst_object, __zeroinst_miss, __zeroinst_lookup,
+   __zeroinst_shadow_top, __zeroinst_enter_node; 9 added __zeroinst_mark,
+   and 10 the symbol.  Objects of versions 8 and 9 refer to no symbol and
+   run with this runtime: 8's marks are inline, 9's are 10's.)  */
+#define ZI_ABI_VERSION 10
+#define ZI_ABI_SYMBOL ZI_ABI_SYMBOL_1 (ZI_ABI_VERSION)
+#define ZI_ABI_SYMBOL_1(v) ZI_ABI_SYMBOL_2 (v)
+#define ZI_ABI_SYMBOL_2(v) __zeroinst_abi_v##v
+#define ZI_ABI_SYMBOL_NAME ZI_ABI_NAME_1 (ZI_ABI_SYMBOL)
+#define ZI_ABI_NAME_1(s) ZI_ABI_NAME_2 (s)
+#define ZI_ABI_NAME_2(s) #s
 #define ZI_SITE_SECTION "zeroinst_sites"
 #define ZI_FN_SECTION "zeroinst_fns"
 
-/* Element type classes.  The order is ABI.  */
+/* Element type classes (zeroinst-classes.def, whose order is ABI).  */
 enum zi_type {
-  ZI_I8, ZI_I16, ZI_I32, ZI_I64, ZI_I128,   /* integers and pointers, raw bits */
-  ZI_F16, ZI_BF16, ZI_F32, ZI_F64,          /* IEEE binary16, bfloat16, binary32, binary64 */
-  ZI_F80,                                   /* x87 extended (value in lo + low 16 bits of hi) */
-  ZI_F128,                                  /* IEEE binary128 */
-  ZI_OTHER,                                 /* aggregate copies and values not analysed:
-                                               counted, not analysed */
+#define ZI_CLASS(ID, NAME, KIND, BYTES, ...) ZI_##ID,
+#include "zeroinst-classes.def"
+#undef ZI_CLASS
   ZI_NTYPES
 };
+/* The classes whose counters take two slots (more than 8 bytes: the
+   second slot's or_lo holds the OR of the upper halves), and the
+   floating-point ones, as bit masks over enum zi_type.  */
+enum {
+  ZI_WIDE_CLASSES = 0
+#define ZI_CLASS(ID, NAME, KIND, BYTES, ...) | ((BYTES) > 8) << ZI_##ID
+#include "zeroinst-classes.def"
+#undef ZI_CLASS
+  ,
+  ZI_FLOAT_CLASSES = 0
+#define ZI_CLASS(ID, NAME, KIND, ...) | ZI_CLASS_FLOAT_##KIND << ZI_##ID
+#define ZI_CLASS_FLOAT_INT 0
+#define ZI_CLASS_FLOAT_FLOAT 1
+#define ZI_CLASS_FLOAT_OTHER 0
+#include "zeroinst-classes.def"
+#undef ZI_CLASS
+#undef ZI_CLASS_FLOAT_INT
+#undef ZI_CLASS_FLOAT_FLOAT
+#undef ZI_CLASS_FLOAT_OTHER
+};
+/* The masks have a bit per class.  */
+typedef char zi_classes_fit_the_masks[ZI_NTYPES < 32 ? 1 : -1];
+#define ZI_WIDE_TYPE(t) ((ZI_WIDE_CLASSES >> (t)) & 1)
+#define ZI_FLOAT_TYPE(t) ((ZI_FLOAT_CLASSES >> (t)) & 1)
+#define ZI_SLOT_UNITS(t) (ZI_WIDE_TYPE (t) ? 2u : 1u)
 
 /* The part of a calling-context node that generated code reads.  */
 #define ZI_CTX_WAYS 8
@@ -168,8 +202,6 @@ struct zi_slot {
   uint64_t or_lo;               /* OR of the raw bits of all elements */
   uint64_t hb;                  /* integers: sum of the indices of the highest non-zero byte of (v | 1) */
 };
-#define ZI_WIDE_TYPE(t) ((t) == ZI_I128 || (t) == ZI_F80 || (t) == ZI_F128)
-#define ZI_SLOT_UNITS(t) (ZI_WIDE_TYPE (t) ? 2u : 1u)
 /* The data slot of a site in a context (data mode): the object (clipped
    to its shadow region, ZI_SHADOW_REGION_BITS) or stack the site's last
    element was in.  Generated code reads the first four fields and gid;
@@ -213,7 +245,6 @@ struct zi_dslot {
    classes.  */
 #define ZI_SHADOW_BITS 48
 #define ZI_SHADOW_KINDS 2
-#define ZI_FLOAT_TYPE(t) ((t) >= ZI_F16 && (t) <= ZI_F128)
 /* Where a region's group ids follow its chunk (runtime/shadow.h): not a
    multiple of the page size, so that an entry and the shadow word of its
    line, read together, rarely sit at one page offset (4K aliasing).  */
@@ -224,6 +255,9 @@ struct zi_dslot {
 /* Tail calls per function with a tail node at most: the others restore
    the parent, and their callees hang off the caller's caller.  */
 #define ZI_MAX_FN_TAILS 64u
+/* Elements of one load at most (vector lanes, zi_site.lanes): the plugin
+   counts the loads of wider vectors as ZI_OTHER.  */
+#define ZI_MAX_LANES 64u
 
 /* GCC's clone suffixes, cut from function names by the plugin (source
    names) and the runtime (symbol names): "f.constprop.0" is f.  The first
@@ -232,58 +266,38 @@ struct zi_dslot {
   "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias", \
   ".clone", ".specialized", ".simdclone"
 
-/* A tail call: on its callee's paths, the caller's frames are its site's.  */
+/* The static descriptors (zeroinst-descriptors.def: fields and their
+   meaning).  Layout is ABI: the plugin builds the same record types from
+   the same table.  */
+#define ZI_FN_OMP_REGION 1u     /* zi_fn.flags: an OpenMP outlined body (f._omp_fn.N) */
+#define ZI_FIELD(NAME, CTYPE, FORM) CTYPE NAME;
 struct zi_site;
-struct zi_tail {
-  const struct zi_site *site;   /* its location (type ZI_OTHER, no slot) */
-  const void *callee;           /* the function it calls; NULL if indirect (unknown),
-                                   1 for a GCC builtin (a library function, uninstrumented) */
-};
-
-/* Static per-function descriptor (emitted by the plugin for every
-   function that loads or calls, in section "zeroinst_fns").  */
-#define ZI_FN_OMP_REGION 1u     /* an OpenMP outlined body (f._omp_fn.N) */
-struct zi_fn {
-  const void *addr;         /* the function's code */
-  const char *name;         /* source name, clone and _omp_fn suffixes stripped */
-  const char *file;
-  uint32_t line;
-  uint32_t flags;
-  uint32_t nsites;          /* sites with a slot (the first ZI_MAX_FN_UNITS slots) */
-  uint32_t nunits;          /* their slots: sum of ZI_SLOT_UNITS */
-  const struct zi_site *const *sites;   /* in slot order */
-  uint32_t ntails;          /* tail calls (at most ZI_MAX_FN_TAILS): zi_ctx.tails */
-  const struct zi_tail *tails;
-};
-
-/* Static per-site descriptor.  Layout is ABI (the plugin builds the same
-   record type field by field).  */
-struct zi_site {
-  int32_t slot;             /* 0 = not yet seen; written by the runtime */
-  uint8_t type;             /* enum zi_type of each element */
-  uint8_t lanes;            /* elements per load: vector lanes, 2 for complex */
-  uint16_t access_bytes;    /* bytes the load reads (bytes of the whole value) */
-  uint32_t line, column;
-  const char *file;
-  const char *function;     /* source function, clone suffixes stripped */
-  const char *expr;         /* source expression text, "" when unknown */
-  /* Frames GCC inlined between the load and the function it sits in,
-     innermost first: inlined[i] is the function of frame i+1 (frame 0 is
-     "function" above) and the file:line where frame i was inlined into it.  */
-  uint32_t ninlined, flags;
-  const struct zi_inline_frame *inlined;
-};
-#define ZI_SITE_OMP_REGION 1u     /* the load is in an OpenMP outlined body */
 struct zi_inline_frame {
-  const char *function;
-  const char *file;
-  uint32_t line, flags;     /* flags: ZI_SITE_OMP_REGION */
+#define ZI_INLINE_FRAME_FIELD ZI_FIELD
+#include "zeroinst-descriptors.def"
 };
+struct zi_site {
+#define ZI_SITE_FIELD ZI_FIELD
+#include "zeroinst-descriptors.def"
+};
+struct zi_tail {
+#define ZI_TAIL_FIELD ZI_FIELD
+#include "zeroinst-descriptors.def"
+};
+struct zi_fn {
+#define ZI_FN_FIELD ZI_FIELD
+#include "zeroinst-descriptors.def"
+};
+#undef ZI_FIELD
+#define ZI_SITE_OMP_REGION 1u     /* zi_site.flags, zi_inline_frame.flags: the load is in an
+                                     OpenMP outlined body */
 
 #define ZI_EXPORT __attribute__ ((visibility ("default")))
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Defined by a runtime that serves objects of this version (above).  */
+extern const char ZI_ABI_SYMBOL ZI_EXPORT;
 /* The thread's current calling-context node (never NULL).  */
 extern __thread const struct zi_ctx *__zeroinst_ctx ZI_EXPORT;
 /* Without contexts: the thread's flat root, parent of one node per function.  */
