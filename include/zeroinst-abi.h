@@ -212,7 +212,7 @@ struct zi_dslot {
   uintptr_t limit;          /*   when A - lo <= limit (limit = span - B)  */
   uint32_t *chunk;          /* the shadow chunk of the range for the site's kind; NULL: no marks */
   uint64_t gen;             /* __zeroinst_gen when filled */
-  uintptr_t target;         /* where the counts go: a group, or a class tagged with 1 */
+  uintptr_t target;         /* where the counts go: a group, or a storage class tagged with 1 */
   struct zi_slot *slot;     /* the counter slot it follows */
   uint64_t seen_elements, seen_zeros, seen_hb;   /* the slot when last taken */
   uint16_t bytes;           /* access bytes of the site */

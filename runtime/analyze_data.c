@@ -8,7 +8,7 @@
    object or a live heap block (objects.c), or classed as stack (the
    thread's own stack, the main thread's, or no address: a non-addressable
    local) or unknown memory.  Its metrics (analyze.c's rules) go to the
-   thread's totals of that class of memory and, for an object, to the
+   thread's totals of that storage class and, for an object, to the
    object's group through the thread's table of pending group counts, as
    the counts of data slots do (zi_pending_add: committed when another
    group needs the line, or by zi_contexts_fold).  The bytes it covered
@@ -19,39 +19,39 @@
 #include "shadow.h"
 
 /* Where ADDR, loaded by thread T, is (zi_data_find; read lock held).  */
-static enum zi_class
+static enum zi_storage
 find (const struct zi_thread *t, uintptr_t addr, struct zi_block *b, struct zi_static_gap *gap)
 {
   *b = (struct zi_block) { 0 };
   if (!addr)
     {
       b->size = 1;
-      return ZI_CLASS_STACK;
+      return ZI_STORAGE_STACK;
     }
   if (addr - t->stack_lo < t->stack_hi - t->stack_lo)
     {
       b->base = t->stack_lo, b->size = t->stack_hi - t->stack_lo;
-      return ZI_CLASS_STACK;
+      return ZI_STORAGE_STACK;
     }
   if (zi_object_find (addr, b, gap))
-    return b->group->cls;
+    return b->group->storage;
   if (addr - zi_main_stack_lo < zi_main_stack_hi - zi_main_stack_lo)
     {
       b->base = zi_main_stack_lo, b->size = zi_main_stack_hi - zi_main_stack_lo;
-      return ZI_CLASS_STACK;
+      return ZI_STORAGE_STACK;
     }
-  return ZI_CLASS_UNKNOWN;
+  return ZI_STORAGE_UNKNOWN;
 }
 
-enum zi_class
+enum zi_storage
 zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b, uint64_t *gen,
               int *held)
 {
   zi_statics_check (t, 0);
   *held = zi_objects_rdlock ();
   *gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-  enum zi_class cls = find (t, addr, b, &t->static_gap);
-  if (cls == ZI_CLASS_UNKNOWN || (cls == ZI_CLASS_HEAP && b->group->from_loader))
+  enum zi_storage storage = find (t, addr, b, &t->static_gap);
+  if (storage == ZI_STORAGE_UNKNOWN || (storage == ZI_STORAGE_HEAP && b->group->from_loader))
     {
       /* Perhaps a library loaded since: look again with it.  A block the
          dynamic loader allocated may be this thread's block of such a
@@ -61,9 +61,9 @@ zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b, uint64_t 
       zi_statics_check (t, 1);
       *held = zi_objects_rdlock ();
       *gen = __atomic_load_n (&__zeroinst_gen, __ATOMIC_ACQUIRE);
-      cls = find (t, addr, b, &t->static_gap);
+      storage = find (t, addr, b, &t->static_gap);
     }
-  return cls;
+  return storage;
 }
 
 void
@@ -80,8 +80,8 @@ zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_
   struct zi_block b;
   uint64_t gen;
   int held;
-  enum zi_class cls = zi_data_find (t, addr, &b, &gen, &held);
-  zi_totals_add (&t->data_totals[cls][kind], &d);
+  enum zi_storage storage = zi_data_find (t, addr, &b, &gen, &held);
+  zi_totals_add (&t->data_totals[storage][kind], &d);
   if (b.o)
     {
       /* Touched before marked: an object that goes away after this

@@ -145,11 +145,11 @@ static int
 by_kind_and_path (const void *a, const void *b)
 {
   const struct zi_data_record *x = a, *y = b;
-  if (x->cls != y->cls)
-    return x->cls < y->cls ? -1 : 1;
+  if (x->storage != y->storage)
+    return x->storage < y->storage ? -1 : 1;
   if (x->kind != y->kind)
     return x->kind < y->kind ? -1 : 1;
-  if (x->cls == ZI_CLASS_STATIC)
+  if (x->storage == ZI_STORAGE_STATIC)
     return x < y ? -1 : x > y;      /* statics are never merged */
   return x->path < y->path ? -1 : x->path > y->path;
 }
@@ -164,9 +164,9 @@ by_redundancy (const void *a, const void *b)
     return x->c.bytes < y->c.bytes ? 1 : -1;
   if (x->kind != y->kind)
     return x->kind < y->kind ? -1 : 1;
-  if (x->cls != y->cls)
-    return x->cls < y->cls ? -1 : 1;
-  if (x->cls == ZI_CLASS_STATIC)
+  if (x->storage != y->storage)
+    return x->storage < y->storage ? -1 : 1;
+  if (x->storage == ZI_STORAGE_STATIC)
     {
       int c = strcmp (x->name, y->name);
       return c ? c : x->thread_local - y->thread_local;
@@ -184,7 +184,7 @@ merge (struct build *b)
     {
       struct zi_data_record *r = &b->recs[i];
       struct zi_data_record *prev = out ? &b->recs[out - 1] : NULL;
-      if (prev && r->cls == ZI_CLASS_HEAP && by_kind_and_path (prev, r) == 0)
+      if (prev && r->storage == ZI_STORAGE_HEAP && by_kind_and_path (prev, r) == 0)
         {
           prev->allocations += r->allocations;
           prev->size += r->size;
@@ -238,7 +238,7 @@ zi_data_records (struct zi_report *rep)
         g->report_slot[k] = (long) b.n;
         struct zi_data_record *r = new_record (&b);
         r->kind = k;
-        r->cls = g->cls;
+        r->storage = g->storage;
         r->group = g;
         r->allocations = g->allocations;
         r->c = g->c[k];
@@ -257,7 +257,7 @@ zi_data_records (struct zi_report *rep)
   for (size_t i = 0; i < b.n; i++)
     {
       struct zi_data_record *r = &b.recs[i];
-      if (r->cls == ZI_CLASS_STATIC)
+      if (r->storage == ZI_STORAGE_STATIC)
         {
           r->name = display_name (r->group);
           r->module = r->group->module;

@@ -699,7 +699,7 @@ zi_finish (const char *why)
       struct sink sink = { &r, &cap, row_index, row->totals };
       add_cells (&sink, &t->counters);
       zi_contexts_fold (t, 0, add_record, &sink);
-      for (int c = 0; c < ZI_NCLASSES; c++)
+      for (int c = 0; c < ZI_NSTORAGE; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)
           {
             zi_totals_add (&r.data_totals[c][k], &t->data_totals[c][k]);

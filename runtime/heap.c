@@ -322,7 +322,7 @@ group_for (const struct zi_node *node, const char *allocator, const char *name, 
   struct zi_group *g = calloc (1, sizeof *g);
   if (!g)
     return NULL;
-  g->cls = ZI_CLASS_HEAP;
+  g->storage = ZI_STORAGE_HEAP;
   g->alloc_node = node;
   g->allocator = allocator;
   g->from_loader = zi_statics_loader_call (ra);

@@ -5,11 +5,11 @@
    compare and a branch (and a compare of __zeroinst_gen); it is counted in
    the site's counter slot like any other, and its bytes are marked in the
    shadow chunk the slot holds.  Counts reach groups only when a miss
-   finds an object of another group (or class) than the slot's target
+   finds an object of another group (or storage class) than the slot's target
    (__zeroinst_lookup), or a report, thread end or fork takes them
    (zi_dslots_take): what the counter slot gained since the last time,
    its "seen" snapshot, goes to the target, the group of the objects the
-   slot held, or their class (stack, unknown memory).  An integer's
+   slot held, or their storage class (stack, unknown memory).  An integer's
    redundant bytes are linear in the slot's fields, (B - 1) * elements - hb
    + zeros (SPEC section 3), so the difference of two snapshots is exact.
 
@@ -52,8 +52,8 @@
 #include "runtime.h"
 #include "shadow.h"
 
-/* A data slot's target: a group, or a class of memory tagged with 1.  */
-#define CLASS_TARGET(cls) (((uintptr_t) (cls) << 1) | 1)
+/* A data slot's target: a group, or a storage class tagged with 1.  */
+#define STORAGE_TARGET(storage) (((uintptr_t) (storage) << 1) | 1)
 
 void
 zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_info *si)
@@ -93,16 +93,16 @@ take (struct zi_thread *t, struct zi_dslot *ds)
                  : (uint64_t) (ti->elem_bytes - 1) * dn - dhb + dz;
   struct zi_totals d = { dn, dn * ti->elem_bytes, red, dz };
   int kind = ds->kind;
-  enum zi_class cls;
+  enum zi_storage storage;
   if (ds->target & 1)
-    cls = (enum zi_class) (ds->target >> 1);
+    storage = (enum zi_storage) (ds->target >> 1);
   else
     {
       struct zi_group *g = (struct zi_group *) ds->target;
-      cls = g->cls;
+      storage = g->storage;
       zi_pending_add (t->pending, ZI_NPENDING, g, kind, &d);
     }
-  zi_totals_add (&t->data_totals[cls][kind], &d);
+  zi_totals_add (&t->data_totals[storage][kind], &d);
 }
 
 void
@@ -141,16 +141,16 @@ mark_here (int kind, uintptr_t addr, uintptr_t end, unsigned bytes, const unsign
 }
 
 /* Point DS at the element at ADDR (value VALUE) of an object of group G
-   (NULL: of class CLS), whose memory is [LO, HI) (or nothing), as of
+   (NULL: of storage class STORAGE), whose memory is [LO, HI) (or nothing), as of
    generation GEN, its counts since the last take going to their target
    first if the target changes.  Returns the chunk generated code marks
    the element in, or NULL if marked here (or not to be marked).  */
 static inline __attribute__ ((always_inline)) uint32_t *
-fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_class cls,
+fill (struct zi_thread *t, struct zi_dslot *ds, struct zi_group *g, enum zi_storage storage,
       uintptr_t lo, uintptr_t hi, uint64_t gen, uint64_t addr, uint64_t value)
 {
   int kind = ds->kind;
-  uintptr_t target = g ? (uintptr_t) g : CLASS_TARGET (cls);
+  uintptr_t target = g ? (uintptr_t) g : STORAGE_TARGET (storage);
   if (target != ds->target)
     {
       /* Counts taken later go to the same target just as well: a site
@@ -303,7 +303,7 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
       /* No lock: the generation read on entry is the one the copy was
          taken at, so the object was live then, and ADDR, which this
          thread has just loaded, lay in it.  */
-      ret = fill (t, ds, t->last_group, t->last_group->cls, t->last_base,
+      ret = fill (t, ds, t->last_group, t->last_group->storage, t->last_base,
                   t->last_base + t->last_size, gen, addr, value);
       zi_leave ();
       return ret;
@@ -320,7 +320,7 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
          generation), so the range is valid as of GEN.  */
       struct zi_group *g = zi_chunks_group (e >> 4);
       uintptr_t line = addr & ~(uintptr_t) 15;
-      ret = fill (t, ds, g, g->cls, line, line + zi_gid_span (e & 15), gen, addr, value);
+      ret = fill (t, ds, g, g->storage, line, line + zi_gid_span (e & 15), gen, addr, value);
       zi_leave ();
       return ret;
     }
@@ -331,7 +331,7 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
     __builtin_prefetch (c + zi_shadow_index (addr));
   struct zi_block b;
   int held;
-  enum zi_class cls = zi_data_find (t, addr, &b, &gen, &held);
+  enum zi_storage storage = zi_data_find (t, addr, &b, &gen, &held);
   if (b.o)
     {
       /* B, not the object: reading it is one more cache miss (chunks.c).  */
@@ -347,7 +347,7 @@ __zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
         }
       t->last_kinds |= 1u << kind;
     }
-  ret = fill (t, ds, b.o ? b.group : NULL, cls, b.base, b.base + b.size, gen, addr, value);
+  ret = fill (t, ds, b.o ? b.group : NULL, storage, b.base, b.base + b.size, gen, addr, value);
   if (b.slot && ds->gid)
     {
       /* A small heap block: its group ids, unless its first lookup as

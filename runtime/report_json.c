@@ -281,8 +281,8 @@ static void
 json_data_record (FILE *f, const struct zi_data_record *r)
 {
   fprintf (f, "    {\"kind\": \"%s\", \"object\": \"%s\", ", zi_kind_name ((enum zi_kind) r->kind),
-           r->cls == ZI_CLASS_STATIC ? "static" : "heap");
-  if (r->cls == ZI_CLASS_STATIC)
+           r->storage == ZI_STORAGE_STATIC ? "static" : "heap");
+  if (r->storage == ZI_STORAGE_STATIC)
     {
       fputs ("\"name\": ", f);
       json_string (f, r->name);
@@ -358,9 +358,9 @@ zi_write_json (const struct zi_report *r, FILE *f)
   if (zi_data_on)
     {
       /* Data mode: elements by the memory they were loaded from.  */
-      static const char *const classes[ZI_NCLASSES] = { "static", "heap", "stack", "unknown" };
+      static const char *const classes[ZI_NSTORAGE] = { "static", "heap", "stack", "unknown" };
       fputs (",\n    \"data\": {", f);
-      for (int c = 0; c < ZI_NCLASSES; c++)
+      for (int c = 0; c < ZI_NSTORAGE; c++)
         {
           fprintf (f, "%s\n      \"%s\": {\"int\": ", c ? "," : "", classes[c]);
           json_totals (f, &r->data_totals[c][ZI_KIND_INT]);

@@ -69,10 +69,10 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
     if (r->data[i].kind == (int) kind)
       red += r->data[i].c.redundant_bytes;
   fprintf (f, "\n== %s ==\n", title);
-  static const char *const classes[ZI_NCLASSES] = { "static objects", "heap objects", "stack",
+  static const char *const classes[ZI_NSTORAGE] = { "static objects", "heap objects", "stack",
                                                     "unknown memory" };
   const struct zi_totals *all = &r->totals[kind];
-  for (int c = 0; c < ZI_NCLASSES; c++)
+  for (int c = 0; c < ZI_NSTORAGE; c++)
     {
       const struct zi_totals *t = &r->data_totals[c][kind];
       fprintf (f, "%-15s %6.2f%% of loaded bytes, %llu of them redundant (%.2f%%)\n", classes[c],
@@ -90,11 +90,11 @@ data_section (FILE *f, const struct zi_report *r, enum zi_kind kind, const char 
                ++shown, pct (d->c.redundant_bytes, red), pct (d->c.redundant_bytes, d->c.bytes),
                pct (d->c.zero_elements, d->c.elements), pct (d->never_loaded, d->size),
                pct (d->always_zero, d->size));
-      if (d->cls == ZI_CLASS_STATIC && d->thread_local)
+      if (d->storage == ZI_STORAGE_STATIC && d->thread_local)
         fprintf (f, "     static %s (thread-local, %llu thread%s), %llu bytes in all (%s)\n",
                  d->name, (unsigned long long) d->allocations, d->allocations == 1 ? "" : "s",
                  (unsigned long long) d->size, d->module ? d->module : "");
-      else if (d->cls == ZI_CLASS_STATIC)
+      else if (d->storage == ZI_STORAGE_STATIC)
         fprintf (f, "     static %s%s, %llu bytes (%s)\n", d->name,
                  d->descriptor ? " (array descriptor)" : "", (unsigned long long) d->size,
                  d->module ? d->module : "");

@@ -324,9 +324,9 @@ struct zi_thread {
   struct zi_cct *cct;                /* calling-context tree */
   struct zi_totals totals[ZI_NKINDS];  /* filled when the thread ends */
   uintptr_t stack_lo, stack_hi;      /* data mode: the thread's stack */
-  /* data mode: elements by class of memory (static, heap, stack, unknown)
+  /* data mode: elements by storage class (static, heap, stack, unknown)
      and kind; kept after the thread ended */
-  struct zi_totals data_totals[4][2];   /* [enum zi_class][kind] */
+  struct zi_totals data_totals[4][2];   /* [enum zi_storage][kind] */
   unsigned lookups, refreshed;       /* data mode: object lookups, and their count at the last refresh */
   struct zi_static_gap static_gap;   /* data mode: zi_static_at */
   /* data mode: counts on their way to groups, taken from data slots or
@@ -509,7 +509,7 @@ void zi_counters_total (struct zi_totals *totals, const struct zi_site_info *sit
    first load of that kind on.  Lookups run under the read side of
    zi_objects_lock, changes under the write side (zi_objects_rdlock,
    zi_objects_wrlock).  */
-enum zi_class { ZI_CLASS_STATIC, ZI_CLASS_HEAP, ZI_CLASS_STACK, ZI_CLASS_UNKNOWN, ZI_NCLASSES };
+enum zi_storage { ZI_STORAGE_STATIC, ZI_STORAGE_HEAP, ZI_STORAGE_STACK, ZI_STORAGE_UNKNOWN, ZI_NSTORAGE };
 #define ZI_DATA_KINDS 2                   /* ZI_KIND_INT, ZI_KIND_FLOAT */
 #define ZI_MAP_MAX_GRANULES (1ull << 28)  /* 64 MiB of map per kind at most */
 #define ZI_MAP_LOADED 1u
@@ -520,7 +520,7 @@ struct zi_map {
   unsigned shift;            /* granule = 1 << shift bytes */
 };
 struct zi_group {
-  enum zi_class cls;         /* ZI_CLASS_STATIC or ZI_CLASS_HEAP */
+  enum zi_storage storage;         /* ZI_STORAGE_STATIC or ZI_STORAGE_HEAP */
   /* Beside CLS, in the line a lookup reads: */
   uint8_t thread_local;      /* static: a thread-local symbol's, one object per thread */
   uint8_t from_loader;       /* heap: allocated by the dynamic loader (perhaps a
@@ -750,19 +750,19 @@ void zi_heap_each (void (*fn) (struct zi_object *, void *), void *arg) ZI_HIDDEN
 /* contexts.c: the node of an allocation by the current context at RA.  */
 const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;
 /* analyze_data.c: the element of class TYPE (raw bits LO, HI) that
-   thread T (the caller) loaded at ADDR, attributed to its object or class
-   of memory and marked in the shadow.  */
+   thread T (the caller) loaded at ADDR, attributed to its object or
+   storage class and marked in the shadow.  */
 void zi_data_element (struct zi_thread *t, enum zi_type type, uintptr_t addr, uint64_t lo,
                       uint64_t hi) ZI_HIDDEN;
 /* Where ADDR, loaded by thread T, is, into *B: its object, range and
    group (the group read from the object only if its chunk slot cannot
-   say), or o NULL and the range [base, base + size) of its class of
-   memory; an address in no object is looked up again after a check for
+   say), or o NULL and the range [base, base + size) of its storage
+   class; an address in no object is looked up again after a check for
    modules loaded since.  Returns with the read side of zi_objects_lock
    (the caller unlocks with zi_objects_unlock (*HELD)), *GEN the
    __zeroinst_gen the answer holds for.  */
-enum zi_class zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b,
-                            uint64_t *gen, int *held) ZI_HIDDEN;
+enum zi_storage zi_data_find (struct zi_thread *t, uintptr_t addr, struct zi_block *b,
+                              uint64_t *gen, int *held) ZI_HIDDEN;
 /* object_cache.c: data slots (zeroinst-abi.h).  */
 void zi_dslot_init (struct zi_dslot *ds, struct zi_slot *slot, const struct zi_site_info *si)
     ZI_HIDDEN;
@@ -808,7 +808,7 @@ struct zi_thread_part {
 };
 struct zi_data_record {
   int kind;                          /* ZI_KIND_INT or ZI_KIND_FLOAT */
-  enum zi_class cls;                 /* static or heap */
+  enum zi_storage storage;                 /* static or heap */
   const struct zi_group *group;
   const char *name, *module;         /* static */
   const char *allocator;             /* heap */
@@ -844,7 +844,7 @@ struct zi_report {
   size_t nthreads;
   struct zi_data_record *data;       /* data mode: sorted by redundant bytes */
   size_t ndata;
-  struct zi_totals data_totals[ZI_NCLASSES][ZI_DATA_KINDS];
+  struct zi_totals data_totals[ZI_NSTORAGE][ZI_DATA_KINDS];
   struct zi_paths paths;             /* every record's path */
   struct zi_thread_part *parts;      /* of records loaded by several threads */
   size_t nparts;

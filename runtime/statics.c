@@ -823,7 +823,7 @@ tls_group (struct tls_symbol *s)
   g = calloc (1, sizeof *g);
   if (!g)
     return NULL;
-  g->cls = ZI_CLASS_STATIC;
+  g->storage = ZI_STORAGE_STATIC;
   g->thread_local = 1;
   g->report_slot[0] = g->report_slot[1] = -1;   /* in no report being made */
   g->symbol = s->symbol;
@@ -903,7 +903,7 @@ zi_static_at (uintptr_t addr, struct zi_static_gap *gap)
   so->o.base = e->base;
   so->o.size = e->size;
   so->o.group = &so->g;
-  so->g.cls = ZI_CLASS_STATIC;
+  so->g.storage = ZI_STORAGE_STATIC;
   so->g.symbol = e->symbol;
   so->g.module = modules[e->module].path;
   so->g.address = e->base;

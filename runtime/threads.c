@@ -223,7 +223,7 @@ loaded_something (const struct zi_thread *t)
   for (int k = 0; k < ZI_NKINDS; k++)
     if (t->totals[k].elements)
       return 1;
-  for (int c = 0; c < ZI_NCLASSES; c++)
+  for (int c = 0; c < ZI_NSTORAGE; c++)
     for (int k = 0; k < ZI_DATA_KINDS; k++)
       if (t->data_totals[c][k].elements)
         return 1;
@@ -256,7 +256,7 @@ settle_row (struct zi_thread *t)
       ended_sum->merged++;
       for (int k = 0; k < ZI_NKINDS; k++)
         zi_totals_add (&ended_sum->totals[k], &t->totals[k]);
-      for (int c = 0; c < ZI_NCLASSES; c++)
+      for (int c = 0; c < ZI_NSTORAGE; c++)
         for (int k = 0; k < ZI_DATA_KINDS; k++)
           zi_totals_add (&ended_sum->data_totals[c][k], &t->data_totals[c][k]);
     }

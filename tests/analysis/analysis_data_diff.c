@@ -17,7 +17,7 @@
    Compared, exactly: every group's per-kind totals, the state of every
    byte of every object (also of the objects that went away) and of the
    gaps after them (elements past an object's end mark nothing), and the
-   thread's totals per class of memory.
+   thread's totals per storage class.
    Exit status 0 when all are equal.  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +70,10 @@ zi_block_touch_new (struct zi_block *b, int kind)
 
 /* The reference's view: per object and kind, one state per granule
    (ZI_MAP_LOADED | ZI_MAP_NONZERO) per byte, per group and kind the totals, per
-   class of memory and kind the thread's totals.  */
+   storage class and kind the thread's totals.  */
 static unsigned char *ref_state[NOBJ][ZI_DATA_KINDS];
 static struct zi_totals ref_group[NGROUPS][ZI_DATA_KINDS];
-static struct zi_totals ref_class[ZI_NCLASSES][ZI_DATA_KINDS];
+static struct zi_totals ref_storage[ZI_NSTORAGE][ZI_DATA_KINDS];
 
 static void
 ref_element (const struct zi_thread *t, enum zi_type type, const struct ref_element *e)
@@ -88,16 +88,16 @@ ref_element (const struct zi_thread *t, enum zi_type type, const struct ref_elem
   struct zi_totals d = { 1, n, red, zero };
   uintptr_t a = e->addr;
   struct zi_object *o = NULL;
-  enum zi_class cls;
+  enum zi_storage storage;
   if (!a || (a >= t->stack_lo && a < t->stack_hi))
-    cls = ZI_CLASS_STACK;
+    storage = ZI_STORAGE_STACK;
   else if ((o = zi_object_at (a)))
-    cls = o->group->cls;
+    storage = o->group->storage;
   else if (a >= zi_main_stack_lo && a < zi_main_stack_hi)
-    cls = ZI_CLASS_STACK;
+    storage = ZI_STORAGE_STACK;
   else
-    cls = ZI_CLASS_UNKNOWN;
-  zi_totals_add (&ref_class[cls][kind], &d);
+    storage = ZI_STORAGE_UNKNOWN;
+  zi_totals_add (&ref_storage[storage][kind], &d);
   if (!o)
     return;
   zi_totals_add (&ref_group[o->group - groups][kind], &d);
@@ -123,9 +123,9 @@ new_world (struct zi_thread *t)
   memset (objs, 0, sizeof objs);
   memset (groups, 0, sizeof groups);
   memset (ref_group, 0, sizeof ref_group);
-  memset (ref_class, 0, sizeof ref_class);
+  memset (ref_storage, 0, sizeof ref_storage);
   for (int g = 0; g < NGROUPS; g++)
-    groups[g].cls = g < NGROUPS / 2 ? ZI_CLASS_STATIC : ZI_CLASS_HEAP;
+    groups[g].storage = g < NGROUPS / 2 ? ZI_STORAGE_STATIC : ZI_STORAGE_HEAP;
   uintptr_t a = 0x10000;
   for (int i = 0; i < NOBJ; i++)
     {
@@ -222,7 +222,7 @@ check_states (int iter, enum zi_type type, int o, int drop)
       if (got != want)
         {
           if (bad++ < 5)
-            printf ("case %d (class %d): object %d (size %zu) byte %zu: state %u, expected %u\n",
+            printf ("case %d (type %d): object %d (size %zu) byte %zu: state %u, expected %u\n",
                     iter, type, o, objs[o].size, b, got, want);
           break;
         }
@@ -244,7 +244,7 @@ check_gaps (int iter, enum zi_type type)
   for (int o = 0; o < NOBJ; o++)
     for (uintptr_t a = objs[o].base + objs[o].size; a < objs[o].base + objs[o].size + 20; a++)
       if (!zi_object_at (a) && zi_shadow_state (kind, a) && bad++ < 5)
-        printf ("case %d (class %d): byte %#lx after object %d has a state\n", iter, type,
+        printf ("case %d (type %d): byte %#lx after object %d has a state\n", iter, type,
                 (unsigned long) a, o);
 }
 
@@ -260,7 +260,7 @@ mutate (int iter, enum zi_type type)
       {
         check_states (iter, type, o, 1);
         objs[o].size = 1 + rnd () % objs[o].size;
-        int heap = objs[o].group->cls == ZI_CLASS_HEAP;
+        int heap = objs[o].group->storage == ZI_STORAGE_HEAP;
         objs[o].group = &groups[(heap ? NGROUPS / 2 : 0) + rnd () % (NGROUPS / 2)];
       }
 }
@@ -297,16 +297,16 @@ main (void)
       for (int g = 0; g < NGROUPS; g++)
         if (memcmp (&groups[g].c[kind], &ref_group[g][kind], sizeof ref_group[g][kind])
             && bad++ < 5)
-          printf ("case %d (class %d): group %d: elements %lu/%lu redundant %lu/%lu zero %lu/%lu\n",
+          printf ("case %d (type %d): group %d: elements %lu/%lu redundant %lu/%lu zero %lu/%lu\n",
                   iter, type, g, groups[g].c[kind].elements, ref_group[g][kind].elements,
                   groups[g].c[kind].redundant_bytes, ref_group[g][kind].redundant_bytes,
                   groups[g].c[kind].zero_elements, ref_group[g][kind].zero_elements);
-      for (int c = 0; c < ZI_NCLASSES; c++)
-        if (memcmp (&t->data_totals[c][kind], &ref_class[c][kind], sizeof ref_class[c][kind])
+      for (int c = 0; c < ZI_NSTORAGE; c++)
+        if (memcmp (&t->data_totals[c][kind], &ref_storage[c][kind], sizeof ref_storage[c][kind])
             && bad++ < 5)
-          printf ("case %d (class %d): memory class %d: elements %lu/%lu bytes %lu/%lu\n", iter,
-                  type, c, t->data_totals[c][kind].elements, ref_class[c][kind].elements,
-                  t->data_totals[c][kind].bytes, ref_class[c][kind].bytes);
+          printf ("case %d (type %d): storage class %d: elements %lu/%lu bytes %lu/%lu\n", iter,
+                  type, c, t->data_totals[c][kind].elements, ref_storage[c][kind].elements,
+                  t->data_totals[c][kind].bytes, ref_storage[c][kind].bytes);
       for (int o = 0; o < NOBJ; o++)
         check_states (iter, type, o, 0);
       check_gaps (iter, type);
