@@ -353,54 +353,40 @@ wanted (function *fun)
 
 namespace {
 
-const pass_data zeroinst_pass_data = {
-  GIMPLE_PASS,             /* type */
-  "zeroinst",              /* name: its dump FILE.NNNt.zeroinst */
-  OPTGROUP_NONE,           /* optinfo_flags */
-  TV_NONE,                 /* tv_id */
-  PROP_ssa | PROP_cfg,     /* properties_required */
-  0,                       /* properties_provided */
-  0,                       /* properties_destroyed */
-  0,                       /* todo_flags_start */
-  0                        /* todo_flags_finish: execute returns them */
-};
-
-class zeroinst_pass : public gimple_opt_pass
+/* The two passes: GIMPLE passes on functions in SSA form, for the
+   functions the options select (wanted), whose execute returns their
+   TODO flags.  */
+template <unsigned int (*EXECUTE) (function *)>
+class zeroinst_gimple_pass : public gimple_opt_pass
 {
 public:
-  zeroinst_pass (gcc::context *ctxt) : gimple_opt_pass (zeroinst_pass_data, ctxt) {}
-  opt_pass *clone () final override { return new zeroinst_pass (m_ctxt); }
+  zeroinst_gimple_pass (gcc::context *ctxt, const char *pass_name)
+      : gimple_opt_pass ({ GIMPLE_PASS,             /* type */
+                           pass_name,               /* name; its dump FILE.NNNt.NAME */
+                           OPTGROUP_NONE,           /* optinfo_flags */
+                           TV_NONE,                 /* tv_id */
+                           PROP_ssa | PROP_cfg,     /* properties_required */
+                           0,                       /* properties_provided */
+                           0,                       /* properties_destroyed */
+                           0,                       /* todo_flags_start */
+                           0 },                     /* todo_flags_finish */
+                         ctxt)
+  {
+  }
+  opt_pass *clone () final override { return new zeroinst_gimple_pass (m_ctxt, name); }
   bool gate (function *fun) final override { return wanted (fun); }
-  unsigned int execute (function *fun) final override { return zi_instrument_function (fun); }
+  unsigned int execute (function *fun) final override { return EXECUTE (fun); }
 };
 
 /* Early, right after the function is in SSA form: the loads' source
    texts before the optimizers rewrite their addresses (site.cc), and
    the names of allocations (allocations.cc).  */
-const pass_data zeroinst_texts_pass_data = {
-  GIMPLE_PASS,             /* type */
-  "zeroinst_texts",        /* name: its dump FILE.NNNt.zeroinst_texts */
-  OPTGROUP_NONE,           /* optinfo_flags */
-  TV_NONE,                 /* tv_id */
-  PROP_ssa | PROP_cfg,     /* properties_required */
-  0,                       /* properties_provided */
-  0,                       /* properties_destroyed */
-  0,                       /* todo_flags_start */
-  0                        /* todo_flags_finish: execute returns them */
-};
-
-class zeroinst_texts_pass : public gimple_opt_pass
+unsigned int
+note_texts (function *fun)
 {
-public:
-  zeroinst_texts_pass (gcc::context *ctxt) : gimple_opt_pass (zeroinst_texts_pass_data, ctxt) {}
-  opt_pass *clone () final override { return new zeroinst_texts_pass (m_ctxt); }
-  bool gate (function *fun) final override { return wanted (fun); }
-  unsigned int execute (function *fun) final override
-  {
-    zi_note_early_texts (fun);
-    return zi_name_allocations (fun);
-  }
-};
+  zi_note_early_texts (fun);
+  return zi_name_allocations (fun);
+}
 
 } // namespace
 
@@ -526,10 +512,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_INFO, NULL, &plugin_info);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      const_cast<ggc_root_tab *> (zi_gc_roots));
-  struct register_pass_info pass = { new zeroinst_pass (g), "optimized", 1,
+  /* Just before "optimized": the loads the optimized program performs.  */
+  struct register_pass_info pass = { new zeroinst_gimple_pass<zi_instrument_function> (g, "zeroinst"),
+                                     "optimized", 1,
                                      PASS_POS_INSERT_BEFORE };
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
-  struct register_pass_info texts = { new zeroinst_texts_pass (g), "ssa", 1,
+  struct register_pass_info texts = { new zeroinst_gimple_pass<note_texts> (g, "zeroinst_texts"),
+                                      "ssa", 1,
                                       PASS_POS_INSERT_AFTER };
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &texts);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START, lto_reference_link_symbol, NULL);
