@@ -124,8 +124,8 @@
 
 #include <stdint.h>
 
-/* The version of this contract.  Every unit with generated code refers
-   to __zeroinst_abi_v<ZI_ABI_VERSION> (ZI_ABI_SYMBOL, a pointer to it
+/* The version of this contract.  Every unit with instrumented loads or
+   calling-context code refers to __zeroinst_abi_v<ZI_ABI_VERSION> (ZI_ABI_SYMBOL, a pointer to it
    that the plugin emits once per unit), which the runtime defines, so
    that an object of a plugin of another version fails to link against
    this runtime (or a shared library to load) with that name in the

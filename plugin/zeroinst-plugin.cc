@@ -108,38 +108,47 @@ form_type (enum field_form form)
   gcc_unreachable ();
 }
 
-/* A record's fields as the table lists them, and how the C compiler that
-   built the plugin laid out and typed them (the host's layout, which is
-   the target's on the LP64 targets supported: zi_build_trees).  */
+/* The descriptor records, in the order they refer to each other (a
+   field's FORM may name an earlier one).  */
+enum record { INLINE_FRAME, SITE_RECORD, TAIL_RECORD, FN_RECORD, RECORDS };
+
+/* A field as the table lists it, and how the C compiler that built the
+   plugin laid out and typed it (the host's layout, which is the target's
+   on the LP64 targets supported: zi_build_trees).  */
 struct field_spec {
+  enum record record;
   const char *name;
   enum field_form form;
   size_t offset, size;
   bool is_pointer, is_signed;
 };
 
-/* The RECORD_TYPE NAME of the fields SPECS[0..N), checked field by field
-   against its C twin of SIZE bytes: a table entry whose CTYPE and FORM
-   disagree (in place, size, signedness or pointer-ness) stops the
-   compilation with a message, before any descriptor is emitted.  */
+/* The RECORD_TYPE NAME of the fields of R in SPECS[0..N), checked field
+   by field against its C twin of SIZE bytes: a table entry whose CTYPE
+   and FORM disagree (in place, size, signedness or pointer-ness) stops
+   the compilation with a message, before any descriptor is emitted.  */
 static tree
-make_record (const char *name, const struct field_spec *specs, unsigned n, size_t size)
+make_record (enum record r, const char *name, const struct field_spec *specs, unsigned n,
+             size_t size)
 {
   /* finish_builtin_struct reverses the chain: fields are pushed in
      declaration order.  */
   tree chain = NULL_TREE;
   for (unsigned i = 0; i < n; i++)
-    {
-      tree f = build_decl (UNKNOWN_LOCATION, FIELD_DECL, get_identifier (specs[i].name),
-                           form_type (specs[i].form));
-      DECL_CHAIN (f) = chain;
-      chain = f;
-    }
+    if (specs[i].record == r)
+      {
+        tree f = build_decl (UNKNOWN_LOCATION, FIELD_DECL, get_identifier (specs[i].name),
+                             form_type (specs[i].form));
+        DECL_CHAIN (f) = chain;
+        chain = f;
+      }
   tree rec = lang_hooks.types.make_type (RECORD_TYPE);
   finish_builtin_struct (rec, name, chain, NULL_TREE);
   unsigned i = 0;
-  for (tree f = TYPE_FIELDS (rec); f && i < n; f = DECL_CHAIN (f), i++)
+  for (tree f = TYPE_FIELDS (rec); f; f = DECL_CHAIN (f), i++)
     {
+      while (specs[i].record != r)
+        i++;
       tree t = TREE_TYPE (f);
       if (int_byte_position (f) != (HOST_WIDE_INT) specs[i].offset
           || tree_to_uhwi (DECL_SIZE_UNIT (f)) != specs[i].size
@@ -149,7 +158,7 @@ make_record (const char *name, const struct field_spec *specs, unsigned n, size_
                      "(zeroinst-descriptors.def): this plugin is broken", zi_plugin_name,
                      specs[i].name, name);
     }
-  if (i != n || int_size_in_bytes (rec) != (HOST_WIDE_INT) size)
+  if (int_size_in_bytes (rec) != (HOST_WIDE_INT) size)
     fatal_error (UNKNOWN_LOCATION, "%s: %qs does not match its C struct: this plugin is broken",
                  zi_plugin_name, name);
   return rec;
@@ -160,34 +169,27 @@ make_record (const char *name, const struct field_spec *specs, unsigned n, size_
 static void
 build_descriptor_types (void)
 {
-#define SPEC(S, NAME, FORM)                                                         \
-  { #NAME, FORM, offsetof (struct S, NAME), sizeof (((struct S *) 0)->NAME),        \
+#define SPEC(R, S, NAME, FORM)                                                      \
+  { R, #NAME, FORM, offsetof (struct S, NAME), sizeof (((struct S *) 0)->NAME),     \
     std::is_pointer<decltype (((struct S *) 0)->NAME)>::value,                      \
     std::is_signed<decltype (((struct S *) 0)->NAME)>::value },
-#define RECORD(VAR, S, SPECS) \
-  zi_t.VAR = make_record ("__zeroinst_" #SPECS, SPECS, ARRAY_SIZE (SPECS), sizeof (struct S))
-  static const struct field_spec inline_frame[] = {
-#define ZI_INLINE_FRAME_FIELD(NAME, CTYPE, FORM) SPEC (zi_inline_frame, NAME, FORM)
+  static const struct field_spec specs[] = {
+#define ZI_INLINE_FRAME_FIELD(NAME, CTYPE, FORM) SPEC (INLINE_FRAME, zi_inline_frame, NAME, FORM)
+#define ZI_SITE_FIELD(NAME, CTYPE, FORM) SPEC (SITE_RECORD, zi_site, NAME, FORM)
+#define ZI_TAIL_FIELD(NAME, CTYPE, FORM) SPEC (TAIL_RECORD, zi_tail, NAME, FORM)
+#define ZI_FN_FIELD(NAME, CTYPE, FORM) SPEC (FN_RECORD, zi_fn, NAME, FORM)
 #include "zeroinst-descriptors.def"
   };
-  RECORD (inline_frame_type, zi_inline_frame, inline_frame);
-  static const struct field_spec site[] = {
-#define ZI_SITE_FIELD(NAME, CTYPE, FORM) SPEC (zi_site, NAME, FORM)
-#include "zeroinst-descriptors.def"
-  };
-  RECORD (site_type, zi_site, site);
-  static const struct field_spec tail[] = {
-#define ZI_TAIL_FIELD(NAME, CTYPE, FORM) SPEC (zi_tail, NAME, FORM)
-#include "zeroinst-descriptors.def"
-  };
-  RECORD (tail_type, zi_tail, tail);
-  static const struct field_spec fn[] = {
-#define ZI_FN_FIELD(NAME, CTYPE, FORM) SPEC (zi_fn, NAME, FORM)
-#include "zeroinst-descriptors.def"
-  };
-  RECORD (fn_type, zi_fn, fn);
 #undef SPEC
-#undef RECORD
+  const struct { const char *name; size_t size; tree *type; } records[RECORDS] = {
+    { "__zeroinst_inline_frame", sizeof (struct zi_inline_frame), &zi_t.inline_frame_type },
+    { "__zeroinst_site", sizeof (struct zi_site), &zi_t.site_type },
+    { "__zeroinst_tail", sizeof (struct zi_tail), &zi_t.tail_type },
+    { "__zeroinst_fn", sizeof (struct zi_fn), &zi_t.fn_type },
+  };
+  for (int r = 0; r < RECORDS; r++)
+    *records[r].type = make_record ((enum record) r, records[r].name, specs, ARRAY_SIZE (specs),
+                                    records[r].size);
 }
 
 /* An external variable NAME of TYPE, which the runtime defines.  */
