@@ -125,11 +125,11 @@
 #include <stdint.h>
 
 /* The version of this contract.  Every unit with instrumented loads or
-   calling-context code refers to __zeroinst_abi_v<ZI_ABI_VERSION> (ZI_ABI_SYMBOL, a pointer to it
-   that the plugin emits once per unit), which the runtime defines, so
-   that an object of a plugin of another version fails to link against
-   this runtime (or a shared library to load) with that name in the
-   error, instead of counting wrongly.  A change to anything in this
+   calling-context code refers to __zeroinst_abi_v<ZI_ABI_VERSION>
+   (ZI_ABI_SYMBOL: the plugin emits a pointer to it once per unit), which
+   the runtime defines, so that an object of a plugin of another version
+   fails to link against this runtime (or a shared library to load) with
+   that name in the error, instead of counting wrongly.  A change to anything in this
    file or the tables it includes increments it; a runtime that can
    still serve objects of an older version also defines their symbol.
    (Versions 3 to 8 renamed an entry point instead: __zeroinst_count,
