@@ -60,7 +60,7 @@
    (a tree walk, a list, a hash table) would call the runtime at each.
    The runtime keeps, per kind, one 16-bit entry per 16-byte line of each
    small heap block loaded as that kind, ZI_GIDS_OFFSET bytes after the
-   chunk of the line's region (runtime/shadow.h): its group's id << 4 | F,
+   chunk of the line's region (runtime/data/shadow.h): its group's id << 4 | F,
    where the block has at least span (F) bytes from the line's start on,
    and 0 where there is no such block.  A miss whose element lies in a
    block of the group the slot counts for (ds.gid: that id << 4, or 0
@@ -75,7 +75,7 @@
    current again.  A heap of small blocks larger than a region (64 MiB)
    would otherwise call the runtime at most of its misses.
 
-   Calling contexts (see plugin/contexts.cc, runtime/contexts.c): every
+   Calling contexts (see plugin/contexts.cc, runtime/contexts/contexts.c): every
    instrumented function keeps the calling-context node of its activation in
    a local; on entry it looks for it in the parent's cache of ZI_CTX_WAYS
    children, at the return address's way and then at its pair:
@@ -102,7 +102,7 @@
    is in a local): the runtime takes an entry under a tail node whose
    return address is not the tail call's, or whose function is not the
    tail call's callee, for one from the code the activation returned to
-   (runtime/contexts.c).
+   (runtime/contexts/contexts.c).
 
    A thread starts at a static "unborn" node whose cache never matches.  The
    cache is indexed by return address, and a miss probes the pair of its
@@ -221,7 +221,7 @@ struct zi_dslot {
 };
 #define ZI_DSLOT(slots, unit) ((struct zi_dslot *) (slots) - (unit) - 1)
 
-/* The shadow (runtime/shadow.h) as generated code marks it: per kind of
+/* The shadow (runtime/data/shadow.h) as generated code marks it: per kind of
    load (integer, floating point), the 8 bytes at an 8-byte aligned
    address A have one 16-bit half of a 32-bit word, bit k "byte k loaded",
    bit 8 + k "byte k seen non-zero", the half at bit 16 * ((A >> 3) & 1)
@@ -245,7 +245,7 @@ struct zi_dslot {
    classes.  */
 #define ZI_SHADOW_BITS 48
 #define ZI_SHADOW_KINDS 2
-/* Where a region's group ids follow its chunk (runtime/shadow.h): not a
+/* Where a region's group ids follow its chunk (runtime/data/shadow.h): not a
    multiple of the page size, so that an entry and the shadow word of its
    line, read together, rarely sit at one page offset (4K aliasing).  */
 #define ZI_GIDS_OFFSET ((4u << (ZI_SHADOW_REGION_BITS - 4)) + 2048 + 64)
@@ -327,7 +327,7 @@ uint32_t *__zeroinst_lookup (struct zi_dslot *ds, uint64_t addr, uint64_t value)
 /* The marks of a piece of a loaded value (above), made when the inline
    test finds that they change a state: VALUE's N (1 to 8) bytes, its raw
    bits zero-extended, at ADDR, in CHUNK (a data slot's, not biased).  On
-   x86-64 it keeps every register but the flags (runtime/mark.c).  */
+   x86-64 it keeps every register but the flags (runtime/data/mark.c).  */
 #if defined __x86_64__
 #define ZI_KEEPS_REGISTERS __attribute__ ((no_caller_saved_registers))
 #else

@@ -105,7 +105,7 @@
    Nothing in such a loop can free or move an object of this thread, and
    it takes no address from another thread that could have (it has no
    calls, no atomics, no volatile accesses): a racing free of an object
-   it reads is the program's own use after free (runtime/object_cache.c).
+   it reads is the program's own use after free (runtime/data/object_cache.c).
 
    Range loops (version_ranges).  When such a loop has one exit and a
    number of iterations known on entry, the loads whose address is affine
@@ -804,7 +804,7 @@ add_asm_operand (vec<tree, va_gc> **ops, const char *constraint, tree value)
 /* A call of runtime function FN (ARGS[0..NARGS), at most 4), whose result
    zi_guarded_call sets (FN returns a value) or which returns nothing.  On
    x86-64 it is an asm statement that calls FN's trampoline KEEP
-   (runtime/stack.c), which preserves every general-purpose register but
+   (runtime/core/stack.c), which preserves every general-purpose register but
    the result's (rax): GCC then keeps nothing in callee-saved registers or
    stack slots for the sake of this rare call.  A plain call makes every
    value live across it (the program's locals in a loop, the function's
@@ -812,7 +812,7 @@ add_asm_operand (vec<tree, va_gc> **ops, const char *constraint, tree value)
    every activation: instrumented frames were up to five times their plain
    size.  The vector, x87 and mask registers, which the ABI lets any call
    clobber, are declared clobbered but for those the trampoline saves too
-   (KEEPS, runtime/stack.c): all of them (XSAVE), or xmm0-15 where the
+   (KEEPS, runtime/core/stack.c): all of them (XSAVE), or xmm0-15 where the
    function cannot use more (zi_sse_only_p).  The asm first steps over the 128 bytes
    of red zone below the stack pointer, which GCC may use in a function
    that makes no call of its own, and calls through the GOT: a PLT entry
@@ -2239,7 +2239,7 @@ gid_test (struct zi_fn_state *st, const struct zi_load *l, gimple *then, basic_b
   bb = leave_if (bb, seq, NE_EXPR, id, g, slow_bb, rare);
   /* The element ends within the bytes of the block from its line on:
      SPAN = max (4 * F + 4, (1 << F) >> 2), F the entry's low 4 bits
-     (runtime/shadow.h, zi_gid_span).  */
+     (runtime/data/shadow.h, zi_gid_span).  */
   seq = NULL;
   tree f = gimple_build (&seq, BIT_AND_EXPR, zi_t.u64, e, build_int_cst (zi_t.u64, 15));
   tree span = gimple_build (&seq, MAX_EXPR, zi_t.u64,

@@ -88,7 +88,7 @@ tree zi_enter_context (function *fun, bool has_loads, tree fn_desc,
 unsigned int zi_instrument_function (function *fun);
 void zi_note_early_texts (function *fun);
 /* What the trampoline of a runtime call keeps of the vector, x87 and
-   mask registers (x86-64; runtime/stack.c); the rest is declared
+   mask registers (x86-64; runtime/core/stack.c); the rest is declared
    clobbered.  */
 enum zi_keep { ZI_KEEP_GPRS, ZI_KEEP_SSE, ZI_KEEP_ALL };
 gimple *zi_runtime_call (tree fn, const char *keep, enum zi_keep keeps, unsigned nargs,

@@ -1,6 +1,6 @@
 """report.json in either format, as format 1 (SPEC §6).
 
-The runtime writes "zeroinst-report-2" (runtime/report_json.c): the table
+The runtime writes "zeroinst-report-2" (runtime/report/report_json.c): the table
 "sites" holds each load site of a record once (what format 1 repeats in
 every record: kind, the "site" object, elem_type, elem_bytes,
 access_bytes, lanes, copies), the tables "frames" and "contexts" every frame and

@@ -9,7 +9,7 @@
    ...) are checked when present and otherwise read as 0 / "" / absent.
    Unknown keys are ignored, so newer runtimes can add keys.
 
-   Format 2 (runtime/report_json.c) stores each load site once, in the
+   Format 2 (runtime/report/report_json.c) stores each load site once, in the
    table "sites", and each calling context once, in the tables "frames" and
    "contexts"; records name theirs by index ("site"; "context",
    "alloc_context").  expand_contexts checks the tables and turns such a

@@ -1,5 +1,5 @@
 /* analysis_data_diff.c - the runtime's data-centric attribution of single
-   elements (runtime/analyze_data.c, zi_data_element) against a reference
+   elements (runtime/data/analyze_data.c, zi_data_element) against a reference
    written from SPEC §5 and README "Data objects", on generated elements
    of every analysed class.
 
@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
-#include "shadow.h"
+#include "data/data.h"
+#include "data/shadow.h"
 #include "random.h"
 #include "reference.h"
 

@@ -1,4 +1,4 @@
-/* analysis_diff.c - the code-centric counter rules (runtime/analyze.c:
+/* analysis_diff.c - the code-centric counter rules (runtime/counters/analyze.c:
    zi_slot_record, applied per element, and zi_slot_add, which turns slots
    into record counters) against a one-element-at-a-time reference written
    from SPEC §3, on generated elements of every class: zeros, single high
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
+#include "counters/counters.h"
 #include "random.h"
 #include "reference.h"
 

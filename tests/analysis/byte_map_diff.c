@@ -1,4 +1,4 @@
-/* byte_map_diff.c - report.json's byte maps (runtime/byte_map.c) against
+/* byte_map_diff.c - report.json's byte maps (runtime/data/byte_map.c) against
    a plain writer: each granule's letter spelled out at every coarsening,
    the first coarsening with at most 65536 runs written run by run.
 
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
-#include "shadow.h"
+#include "data/data.h"
+#include "data/shadow.h"
 #include "random.h"
 
 void zi_warn (const char *fmt, ...) { (void) fmt; }

@@ -1,4 +1,4 @@
-/* chunks_diff.c - the chunk tables of heap blocks (runtime/chunks.c)
+/* chunks_diff.c - the chunk tables of heap blocks (runtime/data/chunks.c)
    against a plain list, under random churn: blocks of 0 bytes to 64 KiB
    (all four tiers, blocks on chunk boundaries, blocks spanning two
    chunks) come and go in a fake address space, with lookups of random
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
+#include "data/data.h"
 #include "random.h"
 
 #define MAXLIVE 12000

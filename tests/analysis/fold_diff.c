@@ -1,10 +1,10 @@
 /* fold_diff.c - objects' byte states folded into byte maps
-   (runtime/objects.c: zi_object_fold, zi_object_count, zi_object_bury,
+   (runtime/data/objects.c: zi_object_fold, zi_object_count, zi_object_bury,
    zi_object_resize) against per-byte references.
 
    Objects at every alignment relative to the shadow's 16-byte lines, of
    odd sizes, some across the end of a 64 MiB region of the shadow, get
-   random marks (runtime/shadow.h); then each is folded
+   random marks (runtime/data/shadow.h); then each is folded
    into a group map, as at a report, and compared entry by entry with the
    reference's states.  Maps of byte granules take the line-at-a-time
    path; a group whose map is coarse (granules of 2 to 64 bytes, as after
@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
-#include "shadow.h"
+#include "data/data.h"
+#include "data/shadow.h"
 #include "random.h"
 
 /* What objects.c needs of the rest of the runtime.  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lines_crafted.py - runtime/lines.c against libdw on line programs made
+"""lines_crafted.py - runtime/symbols/lines.c against libdw on line programs made
 to trip libdw's quirks and limits.
 
 A tiny program is built (no C library, code at 0x401000) and its

@@ -1,4 +1,4 @@
-/* lines_diff.c - the source line of code addresses as runtime/lines.c
+/* lines_diff.c - the source line of code addresses as runtime/symbols/lines.c
    reads it from a unit's line program, against libdw's table of the same
    unit (dwarf_getsrc_die: the answer symbols.c would get from
    dwfl_module_getsrc), and the unit's file names (which name the files of
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "symbols.h"
+#include "symbols/dwarf.h"
 
 static const char *const inputs[] = { LINES_INPUTS };
 

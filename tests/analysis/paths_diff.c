@@ -1,4 +1,4 @@
-/* paths_diff.c - the order of call paths (runtime/callpath.c:
+/* paths_diff.c - the order of call paths (runtime/contexts/callpath.c:
    zi_paths_cmp, and zi_paths_cmp_keyed through zi_paths_keys, which a
    report's records are sorted by) against a reference that compares the
    paths written out as lists of frames.
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
+#include "contexts/contexts.h"
 #include "random.h"
 
 /* What callpath.c needs of the rest of the runtime: no node is made here.  */

@@ -4,7 +4,7 @@
 #ifndef ZEROINST_TEST_REFERENCE_H
 #define ZEROINST_TEST_REFERENCE_H
 #include <string.h>
-#include "runtime.h"
+#include "counters/counters.h"
 
 /* One generated element: what generated code hands the runtime for it.
    Values narrower than 64 bits are zero-extended raw bits in lo; hi is

@@ -1,4 +1,4 @@
-/* shadow_diff.c - the shadow of byte states (runtime/shadow.c) against a
+/* shadow_diff.c - the shadow of byte states (runtime/data/shadow.c) against a
    plain array of states, one per byte of a window of the address space.
 
    The window straddles a region boundary (a chunk is mapped per 64 MiB
@@ -9,7 +9,7 @@
    random places, overlapping or not, aligned to 16 bytes or not (a
    realloc); counts of long ranges of marked bytes.  Half of the marks of
    at most 8 bytes are made as generated code makes them, by
-   __zeroinst_mark (runtime/mark.c), called as generated code calls it
+   __zeroinst_mark (runtime/data/mark.c), called as generated code calls it
    (on x86-64 the registers it must keep are checked); the second half of
    the operations runs after a thread was made (the marks' atomic OR).  A
    mark beyond the shadow's range changes nothing.
@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
-#include "shadow.h"
+#include "data/data.h"
+#include "data/shadow.h"
 #include "random.h"
 
 void zi_warn (const char *fmt, ...) { (void) fmt; }
@@ -151,7 +151,7 @@ main (void)
           uintptr_t last = a + (n > 8 ? 8 : n) - 1;
           if (n <= 8 && rnd () % 2 && a >> ZI_SHADOW_REGION_BITS == last >> ZI_SHADOW_REGION_BITS)
             {
-              /* Generated code's marks (runtime/mark.c): a piece of at
+              /* Generated code's marks (runtime/data/mark.c): a piece of at
                  most 8 bytes, zero-extended, in one region, with the
                  chunk of its region.  */
               uint32_t *w = zi_shadow_word (kind, a);

@@ -1,4 +1,4 @@
-/* Copies of one load are one site (runtime/sites.c): GCC duplicates a
+/* Copies of one load are one site (runtime/core/sites.c): GCC duplicates a
    load when it unswitches a loop on an invariant condition (weigh's
    p[i]: one loop for twice != 0, one for twice == 0, and both run), and
    a macro argument used twice is loaded twice at one location (TWICE (v),

@@ -1,5 +1,5 @@
 /* Data-centric attribution by data slots that the end of another object
-   made stale (runtime/object_cache.c, still_current): the runtime keeps
+   made stale (runtime/data/object_cache.c, still_current): the runtime keeps
    a stale slot whose element still lies in its range when no loaded
    object of the slot's own group ended or moved since it was filled,
    and looks again when one did.  The blocks are larger than the chunk

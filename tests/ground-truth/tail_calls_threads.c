@@ -1,7 +1,7 @@
 /* Tail calls in threads that end: each worker's tree holds a tail node
    (mid's tail call to leaf).  A tail node keeps the code range of its
    callee in the place where a function's node keeps its own slots
-   (runtime/runtime.h, struct zi_node); the tree is freed when the
+   (runtime/contexts/contexts.h, struct zi_node); the tree is freed when the
    thread ends (contexts.c, zi_contexts_thread_ended), and that range
    must not be freed as slots.  Two workers one after the other, each
    calling mid twice: leaf loads data[1] (2) and data[2] (3), four

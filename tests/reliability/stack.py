@@ -1,5 +1,5 @@
 """Stack use: a program that runs plain at the default stack limits runs
-instrumented too (README, Performance: frame sizes; runtime/stack.c).
+instrumented too (README, Performance: frame sizes; runtime/core/stack.c).
 
 The program is a mutual recursion even(n) -> odd(n-1) -> even(n-2) ...
 at -O2, each activation loading ones[n % 1000] (an int64 1: 8 bytes, 7
