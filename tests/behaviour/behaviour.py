@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Behaviour tests: every way out of a process, fork and exec, and bad
 input (environment, output directory, plugin options).  Each case builds a
-small C program (source below, with its expected counts derived in
-comments), runs it, and checks exit status, output and the report(s).
+small C program of programs/ (its header comment says what it does and
+derives the counts expected of it), runs it, and checks exit status,
+output and the report(s) against those counts.
 
 Usage: behaviour.py --bin BUILD/bin CASE     (CASE "list" prints the cases)
 """
@@ -22,25 +23,9 @@ import report_format  # noqa: E402  (tests/report_format.py: format 2 read as fo
 BIN = None
 TMP = None
 
-# Shared by the programs: sum N int64 ones (7 redundant bytes each) in a
-# function of its own, so every case can count what it loaded.  The sum is
-# also stored to a volatile sink: a call to a pure function whose result is
-# unused is deleted by GCC, and then the optimized program loads nothing.
-PRELUDE = r"""
-#include <pthread.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-int64_t ones[1000];
-volatile int64_t sink;
-__attribute__ ((noinline)) int64_t load_ones (int n)
-{ int64_t s = 0; for (int i = 0; i < n; i++) s += ones[i]; sink = s; return s; }
-static void init (void) { for (int i = 0; i < 1000; i++) ones[i] = 1; }
-"""
+# The programs, and prelude.h, which they share: load_ones (N) loads N
+# int64 ones (7 redundant bytes each).
+PROGRAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
 
 
 class Failure(Exception):
@@ -52,14 +37,17 @@ def check(cond, msg):
         raise Failure(msg)
 
 
-def build(name, body, flags=(), plugin=True):
-    src = os.path.join(TMP, name + ".c")
-    exe = os.path.join(TMP, name + (".inst" if plugin else ".plain"))
-    with open(src, "w") as f:
-        f.write(PRELUDE + body)
+def program(name):
+    return os.path.join(PROGRAMS, name + ".c")
+
+
+def build(name, flags=(), plugin=True, exe=None):
+    """programs/NAME.c built with zeroinst-cc (PLUGIN) or gcc, at -O1, into
+    TMP/EXE (by default NAME.inst or NAME.plain)."""
+    exe = os.path.join(TMP, exe or name + (".inst" if plugin else ".plain"))
     cc = os.path.join(BIN, "zeroinst-cc") if plugin else "gcc"
-    r = subprocess.run([cc, "-O1", "-fchecking", "-pthread", src, "-o", exe] + list(flags),
-                       capture_output=True, text=True)
+    r = subprocess.run([cc, "-O1", "-fchecking", "-pthread", "-I", PROGRAMS, program(name), "-o", exe]
+                       + list(flags), capture_output=True, text=True)
     check(r.returncode == 0, "compile failed:\n" + r.stderr)
     return exe
 
@@ -86,10 +74,10 @@ def int_elements(rep):
     return sum(r["elements"] for r in rep["code"] if r["site"]["function"] == "load_ones")
 
 
-def same_as_plain(name, body, env=None, flags=()):
+def same_as_plain(name, env=None, flags=()):
     """Build both ways, run both, require identical status and stdout."""
-    plain = run(build(name, body, flags, plugin=False), env, out=None)
-    inst = run(build(name, body, flags), env)
+    plain = run(build(name, flags, plugin=False), env, out=None)
+    inst = run(build(name, flags), env)
     check((plain.returncode, plain.stdout) == (inst.returncode, inst.stdout),
           "instrumented run differs: plain %r %r, instrumented %r %r"
           % (plain.returncode, plain.stdout, inst.returncode, inst.stdout))
@@ -99,12 +87,9 @@ def same_as_plain(name, body, env=None, flags=()):
 # ---------------------------------------------------------------- cases
 
 def case_exit_from_thread():
-    """exit(3) from a second thread while main waits: main loaded 10, the
-    thread 20; both must be in the report, status 3."""
-    r = same_as_plain("exit_thread", r"""
-static void *t (void *a) { load_ones (20); exit (3); }
-int main (void) { init (); load_ones (10); pthread_t th; pthread_create (&th, 0, t, 0);
-  pthread_join (th, 0); return 0; }""")
+    """exit(3) from a second thread (programs/exit_thread.c): status 3, and
+    both threads' loads in the report."""
+    r = same_as_plain("exit_thread")
     check(r.returncode == 3, "status %d" % r.returncode)
     rep = report()
     check(int_elements(rep) == 30, "elements %d, expected 30" % int_elements(rep))
@@ -113,18 +98,12 @@ int main (void) { init (); load_ones (10); pthread_t th; pthread_create (&th, 0,
 
 
 def case_compact_report():
-    """The report stores each frame and calling context once (format 2).
-    load_ones is reached through mid1 (twice, 3 elements each) and mid2 (4
-    and 5 from two calls; without -g both calls are the same frame "mid2",
-    line 0): two records, paths load_ones <- mid1 <- main (6 elements) and
-    load_ones <- mid2 <- main (9).  The tables hold exactly the frames and
-    the outer parts of the records' paths, nothing twice, nothing unused;
-    `zeroinst export --format json-v1` expands them as tests/report_format.py
-    does."""
-    same_as_plain("compact", r"""
-__attribute__ ((noinline)) void mid1 (void) { load_ones (3); sink = 1; }
-__attribute__ ((noinline)) void mid2 (void) { load_ones (4); load_ones (5); sink = 2; }
-int main (void) { init (); mid1 (); mid2 (); mid1 (); return 0; }""")
+    """The report stores each frame and calling context once (format 2):
+    programs/compact.c's two records and their paths; the tables hold
+    exactly the frames and the outer parts of the records' paths, nothing
+    twice, nothing unused; `zeroinst export --format json-v1` expands them
+    as tests/report_format.py does."""
+    same_as_plain("compact")
     path = os.path.join(TMP, "report", "report.json")
     with open(path) as f:
         raw = json.load(f)
@@ -148,8 +127,8 @@ int main (void) { init (); mid1 (); mid2 (); mid1 (); return 0; }""")
           "zeroinst export differs from report_format: %s" % r.stderr)
 
 
-def fatal(name, body, sig):
-    r = same_as_plain(name, body)
+def fatal(name, sig):
+    r = same_as_plain(name)
     check(r.returncode == -sig, "status %d, expected death by signal %d" % (r.returncode, sig))
     rep = report()
     check(int_elements(rep) == 5, "elements %d, expected 5" % int_elements(rep))
@@ -158,47 +137,29 @@ def fatal(name, body, sig):
 def case_sigsegv():
     """A NULL dereference after 5 loads: the report holds the 5, and the
     process still dies of SIGSEGV."""
-    fatal("segv", r"""
-int *volatile nil;
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
-  return *nil; }""", signal.SIGSEGV)
+    fatal("segv", signal.SIGSEGV)
 
 
 def case_abort():
-    fatal("abort", r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
-  abort (); }""", signal.SIGABRT)
+    fatal("abort", signal.SIGABRT)
 
 
 def case_sigterm():
-    fatal("term", r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
-  raise (SIGTERM); return 0; }""", signal.SIGTERM)
+    fatal("term", signal.SIGTERM)
 
 
 def case_program_handler_kept():
     """The program's own SIGSEGV handler (installed in main, after the
     runtime's) runs and the program goes on: behaviour unchanged."""
-    r = same_as_plain("handler", r"""
-#include <setjmp.h>
-static sigjmp_buf env;
-static void h (int s) { siglongjmp (env, 1); }
-int *volatile nil;
-int main (void) { init (); signal (SIGSEGV, h);
-  if (!sigsetjmp (env, 1)) { int x = *nil; printf ("no fault %d\n", x); }
-  else printf ("recovered %lld\n", (long long) load_ones (4));
-  return 0; }""")
+    r = same_as_plain("handler")
     check(r.returncode == 0 and "recovered 4" in r.stdout, "handler did not run: " + r.stdout)
     check(int_elements(report()) == 4, "elements")
 
 
 def case_ignored_signal_stays_ignored():
     """SIGTERM ignored by the parent stays ignored: raise() does nothing."""
-    r = run(build("ignored", r"""
-int main (void) { init (); raise (SIGTERM); printf ("%lld\n", (long long) load_ones (2)); return 0; }"""),
-            env=None)
-    # Run it again with SIGTERM ignored, the way nohup-like parents do.
-    exe = os.path.join(TMP, "ignored.inst")
+    # Run with SIGTERM ignored, the way nohup-like parents do.
+    exe = build("ignored")
     r = subprocess.run(["sh", "-c", "trap '' TERM; exec " + exe], capture_output=True, text=True,
                        env=dict(os.environ, ZEROINST_OUTPUT=os.path.join(TMP, "report")))
     check(r.returncode == 0 and r.stdout == "2\n", "status %d out %r" % (r.returncode, r.stdout))
@@ -206,14 +167,9 @@ int main (void) { init (); raise (SIGTERM); printf ("%lld\n", (long long) load_o
 
 
 def case_fork():
-    """Parent loads 100, forks; the child loads 10 and exits; the parent
-    then loads 5.  Parent report: 105.  Child report (pid appended): 10."""
-    r = same_as_plain("fork", r"""
-int main (void) { init (); load_ones (100); fflush (stdout);
-  pid_t p = fork ();
-  if (p == 0) { printf ("child %lld\n", (long long) load_ones (10)); exit (0); }
-  int st; waitpid (p, &st, 0); printf ("parent %lld\n", (long long) load_ones (5));
-  return WEXITSTATUS (st); }""")
+    """A forked child writes a report of its own, of its own loads
+    (programs/fork.c)."""
+    r = same_as_plain("fork")
     check(r.returncode == 0, "status")
     check(int_elements(report()) == 105, "parent elements %d, expected 105" % int_elements(report()))
     children = [d for d in glob.glob(os.path.join(TMP, "report-*")) if os.path.isdir(d)]
@@ -224,28 +180,9 @@ int main (void) { init (); load_ones (100); fflush (stdout);
 
 
 def case_fork_data():
-    """Data mode: the parent loads all of tab (100 int32) and of a heap
-    block h (64 int32) and 100 of ones, then forks; the child loads 10 of
-    tab and 3 of h and exits; the parent then loads 5 of tab.  The child's
-    data records hold its own loads only: tab 10 elements with 360 of its
-    400 bytes never loaded, h 3 with 244 of 256, no record of ones.  The
-    parent's: tab 105, h 64, ones 100 (7200 of its 8000 bytes never loaded)."""
-    r = same_as_plain("fork_data", r"""
-int32_t tab[100];
-__attribute__ ((noinline)) int64_t sum_tab (int n)
-{ int64_t s = 0; for (int i = 0; i < n; i++) s += tab[i]; sink = s; return s; }
-__attribute__ ((noinline)) int64_t sum_h (const int32_t *h, int n)
-{ int64_t s = 0; for (int i = 0; i < n; i++) s += h[i]; sink = s; return s; }
-int main (void) { init (); for (int i = 0; i < 100; i++) tab[i] = i + 1;
-  int32_t *h = malloc (64 * sizeof *h); for (int i = 0; i < 64; i++) h[i] = 7;
-  printf ("%lld %lld %lld\n", (long long) load_ones (100), (long long) sum_tab (100),
-          (long long) sum_h (h, 64));
-  fflush (stdout);
-  pid_t p = fork ();
-  if (p == 0) { printf ("child %lld %lld\n", (long long) sum_tab (10), (long long) sum_h (h, 3));
-                exit (0); }
-  int st; waitpid (p, &st, 0); printf ("parent %lld\n", (long long) sum_tab (5));
-  free (h); return WEXITSTATUS (st); }""", env={"ZEROINST_MODE": "code,data"})
+    """Data mode: a forked child's data records hold its own loads only
+    (programs/fork_data.c)."""
+    r = same_as_plain("fork_data", env={"ZEROINST_MODE": "code,data"})
     check(r.returncode == 0, "status %d" % r.returncode)
 
     def objects(rep):
@@ -266,32 +203,9 @@ int main (void) { init (); for (int i = 0; i < 100; i++) tab[i] = i + 1;
 
 
 def case_fork_kept():
-    """Data mode, one call site of sum_tab before and after a fork: the
-    parent loads all of tab (100 int32), then the child loads 10 through
-    the same data slot, which the fork made stale.  Its object is alive
-    and no object of its group ended, but the child forgot its parent's
-    data, so the runtime must look again rather than keep the slot: the
-    child's record of tab holds its 10 elements, 40 bytes loaded and 360
-    never loaded (not 400, as when its loads went unrecorded as loads)."""
-    r = same_as_plain("fork_kept", r"""
-int32_t tab[100];
-volatile int rounds = 2;
-__attribute__ ((noinline)) int64_t sum_tab (int n)
-{ int64_t s = 0; for (int i = 0; i < n; i++) s += tab[i]; sink = s; return s; }
-int main (void) { for (int i = 0; i < 100; i++) tab[i] = i + 1;
-  pid_t p = 1;
-  for (int k = 0; k < rounds; k++)
-    {
-      if (k == 1)
-        {
-          fflush (stdout);
-          p = fork ();
-          if (p != 0) { int st; waitpid (p, &st, 0); return WEXITSTATUS (st); }
-        }
-      /* One call site: one context, one data slot.  */
-      printf ("%s %lld\n", p ? "parent" : "child", (long long) sum_tab (k ? 10 : 100));
-    }
-  return 0; }""", env={"ZEROINST_MODE": "data"})
+    """Data mode: a data slot that a fork made stale is looked up again in
+    the child, not kept (programs/fork_kept.c)."""
+    r = same_as_plain("fork_kept", env={"ZEROINST_MODE": "data"})
     check(r.returncode == 0, "status %d" % r.returncode)
 
     def tab(rep):
@@ -305,65 +219,30 @@ int main (void) { for (int i = 0; i < 100; i++) tab[i] = i + 1;
 
 
 def case_exec():
-    """5 loads, then execv /bin/echo: the report of the part before exec is
-    written; the new image prints."""
-    r = same_as_plain("exec", r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
-  char *argv[] = { "echo", "replaced", 0 }; execv ("/bin/echo", argv); return 1; }""")
+    """The report of the part before exec is written; the new image runs
+    (programs/exec.c)."""
+    r = same_as_plain("exec")
     check(r.returncode == 0 and r.stdout == "5\nreplaced\n", "out %r" % r.stdout)
     check(int_elements(report()) == 5, "elements")
 
 
 def case_failed_exec():
-    """5 loads, an exec that fails (its report is written), 3 more loads,
-    exit: the report at exit holds all 8 (the first report took nothing
-    away from the counters)."""
-    r = same_as_plain("failexec", r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout);
-  char *argv[] = { "x", 0 }; execv ("/nonexistent/zeroinst-no-such-program", argv);
-  printf ("%lld\n", (long long) load_ones (3)); return 0; }""")
+    """After an exec that fails, the report at exit holds every load
+    (programs/failexec.c)."""
+    r = same_as_plain("failexec")
     check(r.returncode == 0 and r.stdout == "5\n3\n", "out %r" % r.stdout)
     check(int_elements(report()) == 8, "elements %d, expected 8" % int_elements(report()))
-
-
-def chain(prefix, depth, tops, first_sink):
-    """C functions PREFIX1 <- PREFIX2 <- ... <- PREFIX<DEPTH>, the first
-    calling load_ones (4), each called from every one of TOPS: the paths
-    of load_ones through them differ at frame DEPTH + 1 alone."""
-    src, n = "", first_sink
-    for i in range(1, depth + 1):
-        call = "load_ones (4)" if i == 1 else "%s%d ()" % (prefix, i - 1)
-        src += "__attribute__ ((noinline)) void %s%d (void) { %s; sink = %d; }\n" % (prefix, i, call, n)
-        n += 1
-    for t in tops:
-        src += "__attribute__ ((noinline)) void %s (void) { %s%d (); sink = %d; }\n" % (t, prefix, depth, n)
-        n += 1
-    return src
 
 
 def case_record_order():
     """Records come by redundant bytes (most first), then by file, line,
     column and expression, then by call path frame by frame from the
-    innermost (function, file, line), a path before its extensions.
-    load_ones runs 4 elements through mid3, mid1 and mid2, then through
-    deep <- via <- top3, top1 and top2 (in that order), and through three
-    chains whose two paths differ only at frame 6, 10 and 19 (the runtime
-    compares paths four frames at a time, and walks past sixteen): twelve
-    records with equal redundant bytes (4 * 7) and one site, so their
-    paths order them.  The whole report is checked against that order."""
+    innermost (function, file, line), a path before its extensions:
+    programs/order.c's twelve records of one site, ordered by their
+    paths alone, and the whole report checked against that order."""
+    same_as_plain("order")
+    # programs/order.c's chains: prefix, depth, the two callers of each.
     chains = [("b", 4, ["bu2", "bu1"]), ("c", 8, ["cu2", "cu1"]), ("d", 17, ["du2", "du1"])]
-    src = "".join(chain(p, d, tops, 100 * (k + 1)) for k, (p, d, tops) in enumerate(chains))
-    same_as_plain("order", src + r"""
-__attribute__ ((noinline)) void mid1 (void) { load_ones (4); sink = 1; }
-__attribute__ ((noinline)) void mid2 (void) { load_ones (4); sink = 2; }
-__attribute__ ((noinline)) void mid3 (void) { load_ones (4); sink = 3; }
-__attribute__ ((noinline)) void deep (void) { load_ones (4); sink = 4; }
-__attribute__ ((noinline)) void via (void) { deep (); sink = 5; }
-__attribute__ ((noinline)) void top1 (void) { via (); sink = 6; }
-__attribute__ ((noinline)) void top2 (void) { via (); sink = 7; }
-__attribute__ ((noinline)) void top3 (void) { via (); sink = 8; }
-int main (void) { init (); mid3 (); mid1 (); mid2 (); top3 (); top1 (); top2 ();
-  bu2 (); bu1 (); cu2 (); cu1 (); du2 (); du1 (); return 0; }""")
     code = report()["code"]
     ones = [r for r in code if r["site"]["function"] == "load_ones"]
     paths = [[f["function"] for f in r["call_path"][1:]] for r in ones]
@@ -388,8 +267,7 @@ int main (void) { init (); mid3 (); mid1 (); mid2 (); top3 (); top1 (); top2 ();
 
 def case_underscore_exit():
     """_exit cannot be caught: no report, and nothing else changes."""
-    r = same_as_plain("uexit", r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (5)); fflush (stdout); _exit (4); }""")
+    r = same_as_plain("uexit")
     check(r.returncode == 4, "status")
     check(not os.path.exists(os.path.join(TMP, "report")), "a report appeared after _exit")
 
@@ -398,12 +276,10 @@ def case_bad_environment():
     """Bad values: one line each on stderr naming the valid values; the
     program's output and status are unchanged and the report is written
     with the defaults."""
-    body = r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (3)); return 0; }"""
     env = {"ZEROINST_MODE": "fast", "ZEROINST_TOP": "-3", "ZEROINST_MAX_DEPTH": "12abc",
            "ZEROINST_VERBOSE": "yes"}
-    plain = run(build("badenv", body, plugin=False), env, out=None)
-    r = run(build("badenv", body), env)
+    plain = run(build("badenv", plugin=False), env, out=None)
+    r = run(build("badenv"), env)
     check((r.returncode, r.stdout) == (plain.returncode, plain.stdout), "program changed")
     lines = r.stderr.strip().split("\n")
     check(len(lines) == 4, "expected 4 warnings, got:\n" + r.stderr)
@@ -415,17 +291,14 @@ int main (void) { init (); printf ("%lld\n", (long long) load_ones (3)); return 
 def case_unwritable_output():
     """A report directory that cannot be created: a message on stderr, the
     program's status and output unchanged."""
-    body = r"""
-int main (void) { init (); printf ("%lld\n", (long long) load_ones (3)); return 7; }"""
-    r = run(build("unwritable", body), {"ZEROINST_OUTPUT": "/proc/zeroinst-cannot-exist/x"}, out=None)
+    r = run(build("unwritable"), {"ZEROINST_OUTPUT": "/proc/zeroinst-cannot-exist/x"}, out=None)
     check(r.returncode == 7 and r.stdout == "3\n", "program changed: %d %r" % (r.returncode, r.stdout))
     check("report not written: cannot create directory /proc/zeroinst-cannot-exist/x" in r.stderr, r.stderr)
 
 
 def case_output_pid_pattern():
     """%p in ZEROINST_OUTPUT is the pid."""
-    exe = build("pidpat", r"""
-int main (void) { init (); printf ("%d\n", (int) getpid ()); load_ones (1); return 0; }""")
+    exe = build("pidpat")
     r = run(exe, {"ZEROINST_OUTPUT": os.path.join(TMP, "out-%p")}, out=None)
     pid = r.stdout.strip()
     check(os.path.exists(os.path.join(TMP, "out-" + pid, "report.json")), "no out-" + pid)
@@ -434,8 +307,7 @@ int main (void) { init (); printf ("%d\n", (int) getpid ()); load_ones (1); retu
 def case_default_output_dir():
     """Default: ./zeroinst-<program>-<pid> in the starting directory, even
     if the program changes directory."""
-    exe = build("defdir", r"""
-int main (void) { init (); printf ("%d\n", (int) getpid ()); chdir ("/"); load_ones (1); return 0; }""")
+    exe = build("defdir")
     r = run(exe, out=None)
     pid = r.stdout.strip()
     check(os.path.exists(os.path.join(TMP, "zeroinst-defdir.inst-" + pid, "summary.txt")),
@@ -443,13 +315,9 @@ int main (void) { init (); printf ("%d\n", (int) getpid ()); chdir ("/"); load_o
 
 
 def case_many_threads():
-    """2000 short-lived threads, one after another, each loading 1 value:
-    exact total, one thread row each (plus main)."""
-    r = same_as_plain("many", r"""
-static void *t (void *a) { load_ones (1); return 0; }
-int main (void) { init ();
-  for (int i = 0; i < 2000; i++) { pthread_t th; pthread_create (&th, 0, t, 0); pthread_join (th, 0); }
-  printf ("done\n"); return 0; }""")
+    """2000 short-lived threads (programs/many.c): exact total, one thread
+    row each (plus main)."""
+    same_as_plain("many")
     rep = report()
     check(int_elements(rep) == 2000, "elements %d" % int_elements(rep))
     rows = [t for t in rep["threads"] if t["int"]["elements"] == 1]
@@ -472,8 +340,7 @@ def case_buffer_options_ignored():
     load buffers): one warning line each, and every load is still counted
     (256 elements of one static array in data mode; the report has no
     sampling)."""
-    exe = build("sample", r"""
-int main (void) { init (); for (int r = 0; r < 4; r++) load_ones (64); printf ("ok\n"); return 0; }""")
+    exe = build("sample")
     r = run(exe, {"ZEROINST_SAMPLE": "1/2", "ZEROINST_BUFFER": "64", "ZEROINST_MODE": "data"})
     lines = r.stderr.strip().split("\n")
     check(r.returncode == 0 and r.stdout == "ok\n", "status %d" % r.returncode)
@@ -494,10 +361,8 @@ def case_no_room_for_shadow():
     limit = 48 << 20
     def small():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    body = r"""
-int main (void) { init (); load_ones (100); printf ("ok\n"); return 7; }"""
-    plain = build("noshadow", body, plugin=False)
-    inst = build("noshadow", body)
+    plain = build("noshadow", plugin=False)
+    inst = build("noshadow")
     for mode in ("code,data", "data"):
         out = "noshadow-" + mode.replace(",", "-")
         e = dict(os.environ, ZEROINST_MODE=mode, ZEROINST_OUTPUT=os.path.join(TMP, out))
@@ -581,14 +446,11 @@ def case_plugin_dump():
     """The pass's dump with details (-fdump-tree-all-details) holds each
     instrumented function's statistics line, the one the verbose option
     prints: load_ones' one load of one element."""
-    src = os.path.join(TMP, "dump.c")
-    with open(src, "w") as f:
-        f.write(PRELUDE + "int main (void) { init (); return (int) load_ones (3) - 3; }\n")
     r = subprocess.run(["gcc", "-fplugin=" + plugin_path(), "-O1", "-fdump-tree-all-details",
-                        "-c", src, "-o", os.path.join(TMP, "dump.o")], capture_output=True,
-                       text=True, cwd=TMP)
+                        "-I", PROGRAMS, "-c", program("dump"), "-o", os.path.join(TMP, "dump.o")],
+                       capture_output=True, text=True, cwd=TMP)
     check(r.returncode == 0, r.stderr)
-    dumps = glob.glob(os.path.join(TMP, "dump.c.*t.zeroinst"))
+    dumps = glob.glob(os.path.join(TMP, "dump.*t.zeroinst"))
     check(len(dumps) == 1, "dump files %r" % os.listdir(TMP))
     lines = [l for l in open(dumps[0]) if l.startswith("zeroinst: load_ones: ")]
     check(len(lines) == 1 and lines[0].startswith("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed"),
@@ -596,11 +458,10 @@ def case_plugin_dump():
 
 
 def case_runtime_options_documented():
-    """ZEROINST_HELP=1 (runtime/options.def) prints exactly README's
+    """ZEROINST_HELP=1 (runtime/core/options.def) prints exactly README's
     run-time variables, in its order, each default the one README gives
     first; the program runs as usual and writes its report."""
-    exe = build("envhelp", r"""
-int main (void) { init (); load_ones (5); printf ("ok\n"); return 3; }""")
+    exe = build("envhelp")
     r = run(exe, {"ZEROINST_HELP": "1"})
     check(r.returncode == 3 and r.stdout == "ok\n", "status %d stdout %r" % (r.returncode, r.stdout))
     check(int_elements(report()) == 5, "elements %d" % int_elements(report()))
@@ -627,12 +488,7 @@ def case_abi_version():
     version = int(re.search(r"^#define ZI_ABI_VERSION (\d+)$", open(abi).read(), re.M).group(1))
     sym, other = "__zeroinst_abi_v%d" % version, "__zeroinst_abi_v%d" % (version + 1)
     cc = os.path.join(BIN, "zeroinst-cc")
-    lib, main = os.path.join(TMP, "lib.c"), os.path.join(TMP, "main.c")
-    with open(lib, "w") as f:
-        f.write("int g[4] = {1, 2, 3, 4};\nint sum (void) { return g[0] + g[1] + g[2] + g[3]; }\n")
-    with open(main, "w") as f:
-        f.write("extern int g[4];\nint sum (void);\n"
-                "int main (int argc, char **argv) { g[0] = argc; return sum () - 9 - argc; }\n")
+    lib, main = program("abi_lib"), program("abi_main")
     obj = os.path.join(TMP, "lib.o")
     r = subprocess.run([cc, "-O1", "-fPIC", "-c", lib, "-o", obj], capture_output=True, text=True)
     check(r.returncode == 0, r.stderr)
@@ -705,23 +561,19 @@ def case_no_loads_report_when_asked():
 def case_wrapper_plugin_args():
     """ZEROINST_PLUGIN_ARGS reaches the plugin (verbose prints per-function
     counts; no-contexts drops the entry code)."""
-    src = os.path.join(TMP, "pa.c")
-    with open(src, "w") as f:
-        f.write(PRELUDE + "int main (void) { init (); return (int) load_ones (3) - 3; }\n")
-    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O1", "-c", src, "-o", os.path.join(TMP, "pa.o")],
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O1", "-I", PROGRAMS, "-c", program("dump"),
+                        "-o", os.path.join(TMP, "pa.o")],
                        capture_output=True, text=True,
                        env=dict(os.environ, ZEROINST_PLUGIN_ARGS="verbose no-contexts"))
     check(r.returncode == 0, r.stderr)
     check("zeroinst: load_ones: 1 loads, 1 elements, 0 not analysed" in r.stderr, r.stderr)
 
 
-def verbose_lines(name, text):
-    """Compile TEXT (C, -O2) with the plugin's verbose option: its line
-    per function, by function name."""
-    src = os.path.join(TMP, name + ".c")
-    with open(src, "w") as f:
-        f.write(text)
-    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", "-c", src, "-o", os.path.join(TMP, name + ".o"),
+def verbose_lines(name):
+    """Compile programs/NAME.c (-O2) with the plugin's verbose option: its
+    line per function, by function name."""
+    r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", "-c", program(name),
+                        "-o", os.path.join(TMP, name + ".o"),
                         "-fplugin-arg-zeroinst-verbose"], capture_output=True, text=True)
     check(r.returncode == 0, r.stderr)
     lines = {}
@@ -737,14 +589,7 @@ def case_plugin_range_loops():
     range check and with a shadow half induction variable; a list walk
     (no trip count), a loop with a call (it could free the object) and a
     loop with two exits are not."""
-    lines, err = verbose_lines("rl", "#include <stdlib.h>\n"
-                "struct n { struct n *next; long v; };\n"
-                "long walk (const long *p, long n) { long s = 0; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
-                "long list (const struct n *p) { long s = 0; for (; p; p = p->next) s += p->v; return s; }\n"
-                "long called (long *p, long n) { long s = 0; for (long i = 0; i < n; i++) { s += p[i]; free ((void *) p[i]); } return s; }\n"
-                "long two (const long *p, long n) { long s = 0; for (long i = 0; i < n; i++) { if (p[i] < 0) break; s += p[i]; } return s; }\n")
-    # walk's p[i]: unchecked, and its shadow half an induction variable
-    # (8-byte elements stepping by 8).
+    lines, err = verbose_lines("range_loops")
     for fn, tail in (("walk", "1 range loops (1 loads unchecked, 1 half variables)"),
                      ("list", "0 range loops (0 loads unchecked, 0 half variables)"),
                      ("called", "0 range loops (0 loads unchecked, 0 half variables)"),
@@ -758,17 +603,7 @@ def case_plugin_vector_counters():
     (verbose): 4-byte integers in a loop of a known bound; 8-byte floats
     whatever the bound (their lanes cannot overflow); not 4-byte lanes
     when the bound is unknown (a long count), nor 2-byte lanes."""
-    lines, err = verbose_lines("vc", "#include <stdint.h>\n"
-                "typedef uint32_t v4u __attribute__ ((vector_size (16)));\n"
-                "typedef uint16_t v8h __attribute__ ((vector_size (16)));\n"
-                "typedef float v4f __attribute__ ((vector_size (16)));\n"
-                "typedef double v2d __attribute__ ((vector_size (16)));\n"
-                "v4u u[64]; v8h h[64];\n"
-                "v4u vi (void) { v4u s = {0}; for (int i = 0; i < 64; i++) s += u[i]; return s; }\n"
-                "v4u vany (const v4u *p, long n) { v4u s = {0}; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
-                "v8h vh (void) { v8h s = {0}; for (int i = 0; i < 64; i++) s += h[i]; return s; }\n"
-                "v2d vd (const v2d *p, long n) { v2d s = {0}; for (long i = 0; i < n; i++) s += p[i]; return s; }\n"
-                "v4f vf (const v4f *p, long n) { v4f s = {0}; for (long i = 0; i < n; i++) s += p[i]; return s; }\n")
+    lines, err = verbose_lines("vector_counters")
     for fn, n in (("vi", 1), ("vany", 0), ("vh", 0), ("vd", 1), ("vf", 0)):
         line = lines.get(fn, [])
         check(len(line) == 1 and ", 1 in register loops (%d counted as vectors), " % n in line[0], err)
@@ -778,26 +613,12 @@ def case_shared_library_mix():
     """An instrumented shared library, an instrumented main, and an object
     compiled without the plugin: the report has sites from both
     instrumented files (lib loads 6 ones, main 4), nothing from the other."""
-    lib = os.path.join(TMP, "lib.c")
-    with open(lib, "w") as f:
-        f.write("#include <stdint.h>\nint64_t lib_ones[6] = {1,1,1,1,1,1};\nvolatile int64_t lib_sink;\n"
-                "__attribute__ ((noinline)) int64_t lib_sum (void) { int64_t s = 0;"
-                " for (int i = 0; i < 6; i++) s += lib_ones[i]; lib_sink = s; return s; }\n")
-    plain = os.path.join(TMP, "plainobj.c")
-    with open(plain, "w") as f:
-        f.write("#include <stdint.h>\nint64_t plain_vals[3] = {1,2,3};\nvolatile int64_t plain_sink;\n"
-                "int64_t plain_sum (void) { int64_t s = 0; for (int i = 0; i < 3; i++) s += plain_vals[i];"
-                " plain_sink = s; return s; }\n")
-    main = os.path.join(TMP, "mainmix.c")
-    with open(main, "w") as f:
-        f.write(PRELUDE + "int64_t lib_sum (void); int64_t plain_sum (void);\n"
-                "int main (void) { init (); printf (\"%lld\\n\", (long long) (lib_sum () + load_ones (4)"
-                " + plain_sum ())); return 0; }\n")
+    lib, plain, main = program("mix_lib"), program("mix_plain"), program("mix_main")
     cc = os.path.join(BIN, "zeroinst-cc")
     so = os.path.join(TMP, "libmix.so")
     for cmd in ([cc, "-O1", "-fPIC", "-shared", lib, "-o", so],
                 ["gcc", "-O1", "-c", plain, "-o", os.path.join(TMP, "plainobj.o")],
-                [cc, "-O1", main, os.path.join(TMP, "plainobj.o"), so, "-o", os.path.join(TMP, "mix"),
+                [cc, "-O1", "-I", PROGRAMS, main, os.path.join(TMP, "plainobj.o"), so, "-o", os.path.join(TMP, "mix"),
                  "-Wl,-rpath," + TMP]):
         r = subprocess.run(cmd, capture_output=True, text=True)
         check(r.returncode == 0, " ".join(cmd) + "\n" + r.stderr)
@@ -805,7 +626,7 @@ def case_shared_library_mix():
     check(r.stdout == "16\n", "output %r" % r.stdout)
     files = {os.path.basename(c["site"]["file"]): c["elements"] for c in report()["code"]
              if c["site"]["function"] in ("lib_sum", "load_ones", "plain_sum")}
-    check(files == {"lib.c": 6, "mainmix.c": 4}, "sites by file: %s" % files)
+    check(files == {"mix_lib.c": 6, "prelude.h": 4}, "sites by file: %s" % files)
 
 
 def case_wrapper_response_file_and_errors():
@@ -837,9 +658,8 @@ def case_runtime_robustness():
     a SIGALRM handler every 50 us (re-entry while the runtime is busy), a
     program that defines malloc and friends, loads in .preinit_array code.
     Each exits as the plain build does, says nothing, and writes its report."""
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
     for name in ("sigrace", "ownmalloc", "preinit"):
-        src = os.path.join(here, name + ".c")
+        src = program(name)
         exe = os.path.join(TMP, name)
         r = subprocess.run([os.path.join(BIN, "zeroinst-cc"), "-O2", src, "-o", exe],
                            capture_output=True, text=True)
@@ -854,12 +674,11 @@ def case_dlclose_threads():
     """A library unloaded while another thread still has its loads buffered
     (and, in code mode, while the closing thread has): no crash in any mode,
     the program's output unchanged, the report written."""
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
     cc = os.path.join(BIN, "zeroinst-cc")
     lib = os.path.join(TMP, "libdlclose_lib.so")
     exe = os.path.join(TMP, "dlclose_threads")
-    for cmd in ([cc, "-O1", "-shared", "-fPIC", os.path.join(here, "dlclose_lib.c"), "-o", lib],
-                [cc, "-O1", "-pthread", os.path.join(here, "dlclose_threads.c"), "-o", exe]):
+    for cmd in ([cc, "-O1", "-shared", "-fPIC", program("dlclose_lib"), "-o", lib],
+                [cc, "-O1", "-pthread", program("dlclose_threads"), "-o", exe]):
         r = subprocess.run(cmd, capture_output=True, text=True)
         check(r.returncode == 0, r.stderr)
     for mode in ("code", "data", "code,data"):
@@ -898,23 +717,20 @@ def case_wrapper_packed_relocations():
         check(d.returncode == 0, d.stderr)
         return "(RELR)" in d.stdout
 
-    body = ("int64_t *table[] = { &ones[1], &ones[2], &ones[3] };\n"
-            "volatile int at = 2;\n"
-            "int main (void) { init (); return (int) load_ones (3) + *table[at] - 4; }\n")
-    exe = build("relr", body, ["-Wl,--fatal-warnings"])
+    exe = build("relr", ["-Wl,--fatal-warnings"])
     check(has_relr(exe) == expected, "DT_RELR %s, expected %s" % (has_relr(exe), expected))
     r = run(exe, out="relr-report")
     check(r.returncode == 0, "status %d: %s" % (r.returncode, r.stderr))
     check(int_elements(report("relr-report")) == 3, "not 3 elements of load_ones")
-    lib = build("relr_lib", body.replace("int main (void)", "int lib_main (void)"),
-                ["-shared", "-fPIC", "-Wl,--fatal-warnings"])
+    lib = build("relr", ["-DENTRY=lib_main", "-shared", "-fPIC", "-Wl,--fatal-warnings"],
+                exe="librelr.so")
     check(has_relr(lib) == expected, "shared library: DT_RELR %s, expected %s"
           % (has_relr(lib), expected))
-    exe = build("norelr", body, ["-Wl,-z,nopack-relative-relocs"])
+    exe = build("relr", ["-Wl,-z,nopack-relative-relocs"], exe="norelr")
     check(not has_relr(exe), "DT_RELR despite -Wl,-z,nopack-relative-relocs")
     check(run(exe, out=None).returncode == 0, "the unpacked program failed")
     if shutil.which("ld.gold"):
-        exe = build("gold", body, ["-fuse-ld=gold"])
+        exe = build("relr", ["-fuse-ld=gold"], exe="gold")
         check(not has_relr(exe), "DT_RELR from gold")
         check(run(exe, out=None).returncode == 0, "the program linked by gold failed")
 

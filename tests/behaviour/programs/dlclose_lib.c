@@ -1,4 +1,5 @@
-/* Library for dlclose_threads.c: a table read by instrumented code.  */
+/* dlclose_lib.c - the library of dlclose_threads.c: a table read by
+   instrumented code.  */
 long lib_table[64] = { 1, 2, 3 };
 
 long

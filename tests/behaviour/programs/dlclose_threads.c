@@ -1,7 +1,8 @@
-/* A thread loads through a dlopen-ed instrumented library and is still
-   alive, its loads buffered, when main unloads the library; then it ends
-   and the process exits.  Its buffered entries point at the unloaded
-   library's site descriptors: the runtime must drop them, not crash.
+/* dlclose_threads.c - a thread loads through a dlopen-ed instrumented
+   library and is still alive, its counter slots holding the library's
+   counts, when main unloads the library; then it ends and the process
+   exits, its report naming sites of a library that is gone.  Prints 6,
+   in every mode, and the report is written.
    Usage: dlclose_threads /path/to/libdlclose_lib.so  */
 #include <dlfcn.h>
 #include <pthread.h>

@@ -1,3 +1,6 @@
+/* ownmalloc.c - a program that defines malloc, free, calloc and realloc
+   itself (a bump allocator over a static array), and a destructor that
+   writes.  Its own allocator is kept; it returns 0.  */
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,3 +1,5 @@
+/* preinit.c - loads in .preinit_array code, which runs before every
+   constructor, the runtime's included; returns 0.  */
 int g[4] = {1, 2, 3, 4};
 volatile int sum;
 static void early(void) { for (int i = 0; i < 4; i++) sum += g[i]; }

@@ -1,5 +1,5 @@
-/* Loads in a SIGALRM handler interrupt loads in main (zeroinst runtime
-   reentrancy).  Plain: exits 0.  Instrumented: segfaults in most runs. */
+/* sigrace.c - loads in a SIGALRM handler, every 50 us, interrupt loads in
+   main, and so the runtime's own work too (re-entry).  Returns 0.  */
 #include <signal.h>
 #include <sys/time.h>
 #define N 100000
