@@ -18,7 +18,7 @@
    every distinct frame once, every distinct path once as its innermost
    frame and the path of its caller, so that a record holds one index and
    equal paths have equal indices.  report.json writes the table as it is
-   ("frames" and "contexts", runtime/report_json.c).  */
+   ("frames" and "contexts", report/report_json.c).  */
 #include <stdlib.h>
 #include <string.h>
 #include "contexts/contexts.h"

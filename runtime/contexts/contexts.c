@@ -92,7 +92,7 @@
 #include <unistd.h>
 #include "contexts/contexts.h"
 #include "counters/counters.h"
-#include "interpose/interpose.h"
+#include "data/data.h"
 
 /* A node whose cache never matches: the "fn" of zi_no_match is no
    function descriptor.  */
@@ -1320,7 +1320,8 @@ void
 zi_contexts_region (void (*fn) (void *), uintptr_t ra,
                     void (*real) (void (*) (void *), void *, unsigned, unsigned))
 {
-  real_gomp_parallel = real;
+  if (!real_gomp_parallel)
+    real_gomp_parallel = real;
   const struct zi_ctx *cur = __zeroinst_ctx;
   if (!zi_ctx_is_node (cur))
     return;
@@ -1352,7 +1353,7 @@ zi_ctx_is_node (const void *ctx)
 void
 zi_contexts_init (void)
 {
-  code_range ((uintptr_t) &GOMP_parallel, &wrapper_lo, &wrapper_hi);
+  code_range ((uintptr_t) &zi_gomp_parallel, &wrapper_lo, &wrapper_hi);
   if (wrapper_hi == UINTPTR_MAX)
     wrapper_lo = wrapper_hi = 0;
 }

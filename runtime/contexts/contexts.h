@@ -81,11 +81,15 @@ int zi_contexts_lazy_dslot (struct zi_dslot *ds) ZI_HIDDEN;
 const void *zi_record_ctx (const void *ctx) ZI_HIDDEN;
 int zi_ctx_is_node (const void *ctx) ZI_HIDDEN;
 void zi_contexts_after_fork_child (void) ZI_HIDDEN;
-/* interpose/gomp.c: GOMP_parallel (through REAL, libgomp's) starts region
-   FN from the current context, called at RA: its workers' paths continue
-   in the current node.  */
+/* For interpose/gomp.c: GOMP_parallel (through REAL, libgomp's) starts
+   region FN from the current context, called at RA: its workers' paths
+   continue in the current node.  */
 void zi_contexts_region (void (*fn) (void *), uintptr_t ra,
                          void (*real) (void (*) (void *), void *, unsigned, unsigned)) ZI_HIDDEN;
+/* interpose/gomp.c: the GOMP_parallel wrapper, whose frames the unwinder
+   skips.  */
+void zi_gomp_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned flags)
+    ZI_HIDDEN;
 /* contexts.c: the node of an allocation by the current context at RA.  */
 const struct zi_node *zi_alloc_node (uintptr_t ra) ZI_HIDDEN;
 

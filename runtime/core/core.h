@@ -16,8 +16,8 @@
    threads at process end (or exec, or a fatal signal), names the
    frames through symbols/, and writes the report directory.  interpose/
    holds what the runtime puts in front of the C library's and libgomp's
-   functions.  Not installed: the contract with generated code is
-   zeroinst-abi.h (include/).  */
+   functions, but for the signal functions (signals.c).  Not installed:
+   the contract with generated code is zeroinst-abi.h (include/).  */
 #ifndef ZEROINST_CORE_H
 #define ZEROINST_CORE_H
 
@@ -96,6 +96,14 @@ void zi_table_free (struct zi_table *t) ZI_HIDDEN;
    counters.  */
 typedef void zi_fold_fn (void *arg, int32_t slot, const struct zi_site_info *site,
                          const void *ctx, const struct zi_counters *c);
+/* table.c: the open-addressing table OLD (*MASK + 1 entries of SIZE
+   bytes, or none if NULL; a free entry is all zero bytes, one in use is
+   not) grown to twice as many entries (FIRST if none), each entry in use
+   moved to the first free one from its HASH, the others zero; OLD is
+   freed and *MASK set.  NULL, with OLD and *MASK as they were, when
+   memory ran out.  */
+void *zi_open_grow (void *old, size_t *mask, size_t size, size_t first,
+                    size_t (*hash) (const void *entry)) ZI_HIDDEN;
 /* A zi_fold_fn that adds to the table ARG.  */
 zi_fold_fn zi_table_fold ZI_HIDDEN;
 /* table.c: a map from pointers to indices (report-time numbering of nodes
@@ -109,6 +117,16 @@ struct zi_ptrmap {
 };
 int32_t *zi_ptrmap_at (struct zi_ptrmap *m, const void *key) ZI_HIDDEN;
 void zi_ptrmap_free (struct zi_ptrmap *m) ZI_HIDDEN;
+
+/* In a qsort comparator: if X and Y differ, return -1 or 1, X < Y
+   first.  */
+#define ZI_ORDER(x, y)                                                  \
+  do                                                                   \
+    {                                                                  \
+      if ((x) != (y))                                                  \
+        return (x) < (y) ? -1 : 1;                                     \
+    }                                                                  \
+  while (0)
 
 /* Totals of one kind.  */
 struct zi_totals {

@@ -125,23 +125,27 @@ cannot_wait (int sig, const siginfo_t *info)
     }
 }
 
-/* Inside the runtime: hand SIG back to the kernel until zi_leave.  */
+/* Inside the runtime: hand SIG back to the kernel until zi_leave (1), or
+   0.  errno is as it was either way.  */
 static int
 defer (int sig, siginfo_t *info, void *uc)
 {
   if (!zi_in_runtime || cannot_wait (sig, info))
     return 0;
+  int saved = errno;
   sigaddset (&((ucontext_t *) uc)->uc_sigmask, sig);
   zi_deferred |= 1ull << (sig - 1);
-  if (syscall (SYS_rt_tgsigqueueinfo, getpid (), (pid_t) syscall (SYS_gettid), sig, info) != 0)
+  int queued = syscall (SYS_rt_tgsigqueueinfo, getpid (), (pid_t) syscall (SYS_gettid), sig,
+                        info) == 0;
+  if (!queued)
     {
       /* Cannot happen (a process may queue anything to itself); take the
          signal back rather than lose it.  */
       sigdelset (&((ucontext_t *) uc)->uc_sigmask, sig);
       zi_deferred &= ~(1ull << (sig - 1));
-      return 0;
     }
-  return 1;
+  errno = saved;
+  return queued;
 }
 
 void
@@ -176,12 +180,9 @@ die (int sig)
 static void
 on_fatal_signal (int sig, siginfo_t *info, void *uc)
 {
-  int saved = errno;
   if (defer (sig, info, uc))
-    {
-      errno = saved;
-      return;
-    }
+    return;
+  int saved = errno;
   if (zi_in_runtime)
     zi_warn ("report not written: signal %d (%s) inside the runtime", sig, strsignal (sig));
   else
@@ -200,12 +201,9 @@ static int install (int sig, const struct sigaction *act);
 static void
 trampoline (int sig, siginfo_t *info, void *uc)
 {
-  int saved = errno;
   if (defer (sig, info, uc))
-    {
-      errno = saved;
-      return;
-    }
+    return;
+  int saved = errno;
   struct sigaction a = *program_action (sig);
   if (a.sa_handler == SIG_DFL)
     {

@@ -78,13 +78,15 @@ keep (const struct instance *in, const char *s)
   return in && in->program && s ? s : copy (s);
 }
 
+/* The hash of a struct key E, by its name and offset.  */
 static size_t
-key_hash (const char *name, uintptr_t offset)
+key_hash (const void *e)
 {
+  const struct key *k = e;
   uint64_t h = 1469598103934665603ull;
-  for (const char *p = name; *p; p++)
+  for (const char *p = k->name; *p; p++)
     h = (h ^ (unsigned char) *p) * 1099511628211ull;
-  h ^= (uint64_t) offset * 0x9e3779b97f4a7c15ull;
+  h ^= (uint64_t) k->offset * 0x9e3779b97f4a7c15ull;
   return (size_t) (h ^ (h >> 29));
 }
 
@@ -93,7 +95,8 @@ key_find (const char *name, uintptr_t offset)
 {
   if (!keys)
     return NULL;
-  for (size_t i = key_hash (name, offset) & keys_mask; keys[i].name; i = (i + 1) & keys_mask)
+  struct key k = { name, offset, 0 };
+  for (size_t i = key_hash (&k) & keys_mask; keys[i].name; i = (i + 1) & keys_mask)
     if (keys[i].offset == offset && !strcmp (keys[i].name, name))
       return &keys[i];
   return NULL;
@@ -104,26 +107,16 @@ key_add (const char *name, uintptr_t offset, int32_t slot)
 {
   if (2 * (nkeys + 1) > (keys ? keys_mask + 1 : 0))
     {
-      size_t n = keys ? 2 * (keys_mask + 1) : 1024;
-      struct key *k = calloc (n, sizeof *k);
-      if (!k)
+      struct key *grown = zi_open_grow (keys, &keys_mask, sizeof *keys, 1024, key_hash);
+      if (!grown)
         return;                 /* the slot just does not survive a reload */
-      for (size_t i = 0; keys && i <= keys_mask; i++)
-        if (keys[i].name)
-          {
-            size_t j = key_hash (keys[i].name, keys[i].offset) & (n - 1);
-            while (k[j].name)
-              j = (j + 1) & (n - 1);
-            k[j] = keys[i];
-          }
-      free (keys);
-      keys = k;
-      keys_mask = n - 1;
+      keys = grown;
     }
-  size_t i = key_hash (name, offset) & keys_mask;
+  struct key k = { name, offset, slot };
+  size_t i = key_hash (&k) & keys_mask;
   while (keys[i].name)
     i = (i + 1) & keys_mask;
-  keys[i] = (struct key) { name, offset, slot };
+  keys[i] = k;
   nkeys++;
 }
 

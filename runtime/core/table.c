@@ -14,24 +14,51 @@ hash_key (int32_t slot, const void *ctx)
   return (size_t) (h ^ (h >> 29));
 }
 
+static int
+used (const char *e, size_t size)
+{
+  for (size_t i = 0; i < size; i++)
+    if (e[i])
+      return 1;
+  return 0;
+}
+
+void *
+zi_open_grow (void *old, size_t *mask, size_t size, size_t first,
+              size_t (*hash) (const void *entry))
+{
+  size_t n = old ? 2 * (*mask + 1) : first;
+  char *at = calloc (n, size);
+  if (!at)
+    return NULL;
+  for (size_t i = 0; old && i <= *mask; i++)
+    {
+      const char *e = (const char *) old + i * size;
+      if (!used (e, size))
+        continue;
+      size_t j = hash (e) & (n - 1);
+      while (used (at + j * size, size))
+        j = (j + 1) & (n - 1);
+      memcpy (at + j * size, e, size);
+    }
+  free (old);
+  *mask = n - 1;
+  return at;
+}
+
+static size_t
+cell_hash (const void *e)
+{
+  const struct zi_cell *c = e;
+  return hash_key (c->slot, c->ctx);
+}
+
 static void
 grow (struct zi_table *t)
 {
-  size_t n = t->mask ? 2 * (t->mask + 1) : 256;
-  struct zi_cell *cells = calloc (n, sizeof *cells);
-  if (!cells)
+  t->cells = zi_open_grow (t->cells, &t->mask, sizeof *t->cells, 256, cell_hash);
+  if (!t->cells)
     abort ();
-  for (size_t i = 0; t->cells && i <= t->mask; i++)
-    if (t->cells[i].slot)
-      {
-        size_t j = hash_key (t->cells[i].slot, t->cells[i].ctx) & (n - 1);
-        while (cells[j].slot)
-          j = (j + 1) & (n - 1);
-        cells[j] = t->cells[i];
-      }
-  free (t->cells);
-  t->cells = cells;
-  t->mask = n - 1;
 }
 
 struct zi_counters *

@@ -32,9 +32,11 @@
 
 /* A block the chunk tables do not take (ZI_CHUNKS_FIT): its object and
    its treap node.  */
+enum { LEFT, RIGHT };
 struct big {
   struct zi_object o;
-  struct big *left, *right;
+  struct big *child[2];      /* [LEFT]: lower bases; [RIGHT]: higher (bases are unique:
+                                drop_overlaps makes room before add) */
   uint32_t prio;
 };
 static struct big *root;   /* treap of large blocks */
@@ -53,22 +55,14 @@ random_priority (void)
   return seed;
 }
 
+/* T's child on side D in T's place, T its child on the other side.  */
 static struct big *
-rotate_right (struct big *t)
+rotate (struct big *t, int d)
 {
-  struct big *l = t->left;
-  t->left = l->right;
-  l->right = t;
-  return l;
-}
-
-static struct big *
-rotate_left (struct big *t)
-{
-  struct big *r = t->right;
-  t->right = r->left;
-  r->left = t;
-  return r;
+  struct big *c = t->child[d];
+  t->child[d] = c->child[!d];
+  c->child[!d] = t;
+  return c;
 }
 
 static struct big *
@@ -76,18 +70,10 @@ insert (struct big *t, struct big *o)
 {
   if (!t)
     return o;
-  if (o->o.base < t->o.base)
-    {
-      t->left = insert (t->left, o);
-      if (t->left->prio > t->prio)
-        t = rotate_right (t);
-    }
-  else
-    {
-      t->right = insert (t->right, o);
-      if (t->right->prio > t->prio)
-        t = rotate_left (t);
-    }
+  int d = o->o.base >= t->o.base;
+  t->child[d] = insert (t->child[d], o);
+  if (t->child[d]->prio > t->prio)
+    t = rotate (t, d);
   return t;
 }
 
@@ -97,28 +83,22 @@ erase (struct big *t, uintptr_t base, struct big **out)
 {
   if (!t)
     return NULL;
-  if (base < t->o.base)
-    t->left = erase (t->left, base, out);
-  else if (base > t->o.base)
-    t->right = erase (t->right, base, out);
-  else
+  if (base != t->o.base)
     {
-      *out = t;
-      if (!t->left)
-        return t->right;
-      if (!t->right)
-        return t->left;
-      if (t->left->prio > t->right->prio)
-        {
-          t = rotate_right (t);
-          t->right = erase (t->right, base, out);
-        }
-      else
-        {
-          t = rotate_left (t);
-          t->left = erase (t->left, base, out);
-        }
+      int d = base > t->o.base;
+      t->child[d] = erase (t->child[d], base, out);
+      return t;
     }
+  *out = t;
+  if (!t->child[LEFT])
+    return t->child[RIGHT];
+  if (!t->child[RIGHT])
+    return t->child[LEFT];
+  /* The child of the higher priority takes T's place; T, now its child
+     on the other side, is removed from there.  */
+  int d = t->child[LEFT]->prio > t->child[RIGHT]->prio ? LEFT : RIGHT;
+  t = rotate (t, d);
+  t->child[!d] = erase (t->child[!d], base, out);
   return t;
 }
 
@@ -131,10 +111,10 @@ floor_node (uintptr_t addr)
     if (t->o.base <= addr)
       {
         best = t;
-        t = t->right;
+        t = t->child[RIGHT];
       }
     else
-      t = t->left;
+      t = t->child[LEFT];
   return best;
 }
 
@@ -147,10 +127,10 @@ ceil_node (uintptr_t addr)
     if (t->o.base >= addr)
       {
         best = t;
-        t = t->left;
+        t = t->child[LEFT];
       }
     else
-      t = t->right;
+      t = t->child[RIGHT];
   return best;
 }
 
@@ -346,7 +326,7 @@ add (struct zi_object *o)
   if (ZI_CHUNKS_FIT (o->base, o->size))
     return zi_chunks_insert (o);
   struct big *b = (struct big *) o;
-  b->left = b->right = NULL;
+  b->child[LEFT] = b->child[RIGHT] = NULL;
   root = insert (root, b);
   return 1;
 }
@@ -463,9 +443,9 @@ zi_heap_realloc (void *old, size_t size, void *(*real) (void *, size_t), uintptr
 static void
 each (struct big *t, void (*fn) (struct zi_object *, void *), void *arg)
 {
-  for (; t; t = t->right)
+  for (; t; t = t->child[RIGHT])
     {
-      each (t->left, fn, arg);
+      each (t->child[LEFT], fn, arg);
       fn (&t->o, arg);
     }
 }

@@ -231,10 +231,8 @@ static int
 by_address (const void *a, const void *b)
 {
   const struct static_entry *x = a, *y = b;
-  if (x->base != y->base)
-    return x->base < y->base ? -1 : 1;
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;    /* the enclosing one first */
+  ZI_ORDER (x->base, y->base);
+  ZI_ORDER (y->size, x->size);    /* the enclosing one first */
   /* Aliases: a name without a leading underscore first ("environ").  */
   int ux = x->symbol[0] == '_', uy = y->symbol[0] == '_';
   if (ux != uy)

@@ -53,40 +53,21 @@ typedef int execve_fn (const char *, char *const[], char *const[]);
 typedef int execvpe_fn (const char *, char *const[], char *const[]);
 typedef int fexecve_fn (int, char *const[], char *const[]);
 
-int
-execve (const char *path, char *const argv[], char *const envp[])
-{
-  before_exec ();
-  return after_exec (((execve_fn *) real ("execve")) (path, argv, envp));
-}
-
-int
-execv (const char *path, char *const argv[])
-{
-  before_exec ();
-  return after_exec (((execve_fn *) real ("execve")) (path, argv, environ));
-}
-
-int
-execvpe (const char *file, char *const argv[], char *const envp[])
-{
-  before_exec ();
-  return after_exec (((execvpe_fn *) real ("execvpe")) (file, argv, envp));
-}
-
-int
-execvp (const char *file, char *const argv[])
-{
-  before_exec ();
-  return after_exec (((execvpe_fn *) real ("execvpe")) (file, argv, environ));
-}
-
-int
-fexecve (int fd, char *const argv[], char *const envp[])
-{
-  before_exec ();
-  return after_exec (((fexecve_fn *) real ("fexecve")) (fd, argv, envp));
-}
+/* NAME (PARAMS): the report, then the C library's REAL (of type
+   REAL_fn) called with ARGS.  The execl* forms go through these.  */
+#define ZI_EXEC(NAME, PARAMS, REAL, ARGS)                              \
+  int NAME PARAMS                                                      \
+  {                                                                    \
+    before_exec ();                                                    \
+    return after_exec (((REAL##_fn *) real (#REAL)) ARGS);             \
+  }
+ZI_EXEC (execve, (const char *path, char *const argv[], char *const envp[]), execve,
+         (path, argv, envp))
+ZI_EXEC (execv, (const char *path, char *const argv[]), execve, (path, argv, environ))
+ZI_EXEC (execvpe, (const char *file, char *const argv[], char *const envp[]), execvpe,
+         (file, argv, envp))
+ZI_EXEC (execvp, (const char *file, char *const argv[]), execvpe, (file, argv, environ))
+ZI_EXEC (fexecve, (int fd, char *const argv[], char *const envp[]), fexecve, (fd, argv, envp))
 
 /* Collect the variadic arguments of execl* into an argv (on the stack).  */
 #define COLLECT_ARGS(ARG0, AP, ARGV)                                   \
@@ -101,23 +82,18 @@ fexecve (int fd, char *const argv[], char *const envp[])
   for (size_t i_ = 1; i_ <= n_; i_++)                                  \
     ARGV[i_] = va_arg (AP, char *);
 
-int
-execl (const char *path, const char *arg, ...)
-{
-  va_list ap;
-  COLLECT_ARGS (arg, ap, argv);
-  va_end (ap);
-  return execv (path, argv);
-}
-
-int
-execlp (const char *file, const char *arg, ...)
-{
-  va_list ap;
-  COLLECT_ARGS (arg, ap, argv);
-  va_end (ap);
-  return execvp (file, argv);
-}
+/* NAME (FIRST, arg, ...): the arguments collected into an argv for
+   THEN (FIRST, argv), a wrapper above.  */
+#define ZI_EXECL(NAME, FIRST, THEN)                                    \
+  int NAME (const char *FIRST, const char *arg, ...)                   \
+  {                                                                    \
+    va_list ap;                                                        \
+    COLLECT_ARGS (arg, ap, argv);                                      \
+    va_end (ap);                                                       \
+    return THEN (FIRST, argv);                                         \
+  }
+ZI_EXECL (execl, path, execv)
+ZI_EXECL (execlp, file, execvp)
 
 int
 execle (const char *path, const char *arg, ...)

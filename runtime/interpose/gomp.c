@@ -23,3 +23,10 @@ GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned f
   real_gomp_parallel (fn, data, num_threads, flags);
   __asm__ volatile ("" ::: "memory");
 }
+
+/* The wrapper under a name of the runtime's own, by which contexts.c
+   finds its code: a reference to GOMP_parallel itself would be resolved
+   by libgomp.so where it comes first in a link with libzeroinst.a, and
+   then this member would not be linked at all.  */
+extern __typeof (GOMP_parallel) zi_gomp_parallel
+    __attribute__ ((alias ("GOMP_parallel"), visibility ("hidden")));

@@ -4,14 +4,16 @@
    exec family (exec.c: the report before the image is replaced), and
    libgomp's GOMP_parallel (gomp.c: the node a parallel region starts in,
    for contexts/contexts.c).  Each wrapper forwards to the next
-   definition (RTLD_NEXT), or in libzeroinst.a to the --wrap'd one.  */
+   definition (RTLD_NEXT), or in libzeroinst.a to the --wrap'd one.  The
+   signal functions' wrappers (sigaction, signal) are core/signals.c's,
+   beside the handlers they keep in place.  Other parts call nothing
+   here (contexts.c takes the GOMP_parallel wrapper's address only,
+   contexts.h): the wrappers call into them, whose headers this one
+   includes.  */
 #ifndef ZEROINST_INTERPOSE_H
 #define ZEROINST_INTERPOSE_H
 
 #include "contexts/contexts.h"
 #include "data/data.h"
-
-/* gomp.c: its address is where contexts/contexts.c's unwinder skips its frame.  */
-void GOMP_parallel (void (*fn) (void *), void *data, unsigned num_threads, unsigned flags);
 
 #endif

@@ -145,10 +145,8 @@ static int
 by_kind_and_path (const void *a, const void *b)
 {
   const struct zi_data_record *x = a, *y = b;
-  if (x->storage != y->storage)
-    return x->storage < y->storage ? -1 : 1;
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
+  ZI_ORDER (x->storage, y->storage);
+  ZI_ORDER (x->kind, y->kind);
   if (x->storage == ZI_STORAGE_STATIC)
     return x < y ? -1 : x > y;      /* statics are never merged */
   return x->path < y->path ? -1 : x->path > y->path;
@@ -158,14 +156,10 @@ static int
 by_redundancy (const void *a, const void *b)
 {
   const struct zi_data_record *x = a, *y = b;
-  if (x->c.redundant_bytes != y->c.redundant_bytes)
-    return x->c.redundant_bytes < y->c.redundant_bytes ? 1 : -1;
-  if (x->c.bytes != y->c.bytes)
-    return x->c.bytes < y->c.bytes ? 1 : -1;
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  if (x->storage != y->storage)
-    return x->storage < y->storage ? -1 : 1;
+  ZI_ORDER (y->c.redundant_bytes, x->c.redundant_bytes);
+  ZI_ORDER (y->c.bytes, x->c.bytes);
+  ZI_ORDER (x->kind, y->kind);
+  ZI_ORDER (x->storage, y->storage);
   if (x->storage == ZI_STORAGE_STATIC)
     {
       int c = strcmp (x->name, y->name);
@@ -216,7 +210,7 @@ merge (struct build *b)
 
 /* Fill R's data records and data totals.  zi_lock held (threads are
    flushed).  A record's map is used in place (zi_data_record) unless a
-   thread was left inside the runtime at the report (runtime/finish.c):
+   thread was left inside the runtime at the report (finish.c):
    that one could bury an object of the group, and change its map, while
    the report is written.  A single object's map is read from the shadow
    as the report is written: a thread still loading from it meanwhile

@@ -48,10 +48,8 @@ by_position (const void *a, const void *b)
   int r = x->file == y->file ? 0 : strcmp (x->file, y->file);
   if (r)
     return r;
-  if (x->line != y->line)
-    return x->line < y->line ? -1 : 1;
-  if (x->column != y->column)
-    return x->column < y->column ? -1 : 1;
+  ZI_ORDER (x->line, y->line);
+  ZI_ORDER (x->column, y->column);
   return x->expr == y->expr ? 0 : strcmp (x->expr, y->expr);
 }
 
@@ -85,8 +83,7 @@ by_path_order (const void *a, const void *b, void *order)
 {
   const struct path_order *x = a, *y = b;
   for (int k = 0; k < PATH_KEYS; k++)
-    if (x->key[k] != y->key[k])
-      return x->key[k] < y->key[k] ? -1 : 1;
+    ZI_ORDER (x->key[k], y->key[k]);
   const struct order *o = order;
   int c = x->path == y->path ? 0
           : o->path_keys     ? zi_paths_cmp_keyed (o->path_keys, x->path, y->path)
@@ -345,8 +342,7 @@ static int
 by_site_and_path (const void *a, const void *b)
 {
   const struct zi_record *x = a, *y = b;
-  if (x->site != y->site)
-    return x->site < y->site ? -1 : 1;
+  ZI_ORDER (x->site, y->site);
   return x->path < y->path ? -1 : x->path > y->path;
 }
 

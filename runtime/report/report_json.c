@@ -19,7 +19,7 @@
                  into frames) and the path of its caller (an index into
                  contexts, always an earlier one; -1 for the outermost frame);
 
-   (frames and contexts are the report's path table, runtime/callpath.c).
+   (frames and contexts are the report's path table, contexts/callpath.c).
    A record names its site by "site" (an index into sites) and its path by
    "context" (code and other records) or "alloc_context" (heap objects),
    -1 for an empty path.  A record's format-1 "call_path" is
@@ -134,7 +134,7 @@ json_frame (FILE *f, const struct zi_frame *fr)
   fputc ('}', f);
 }
 
-/* The path table (runtime/callpath.c): "frames" and "contexts".  */
+/* The path table (contexts/callpath.c): "frames" and "contexts".  */
 static void
 json_tables (FILE *f, const struct zi_paths *t)
 {

@@ -1,5 +1,5 @@
 /* lines.c - the source line of a code address and the file names of a
-   compilation unit, for symbols.c.
+   compilation unit, for symbols_dwarf.c.
 
    libdw answers dwfl_module_getsrc, and dwarf_getsrcfiles (the files of
    inlined calls), from a unit's whole table of lines, which it builds on
@@ -106,23 +106,9 @@ fixed (struct reader *r, size_t n)
    agrees; longer ones make the reader bad (libdw clamps them).  */
 #define LEB_MAX_BYTES 9
 
-static uint64_t
-uleb (struct reader *r)
-{
-  uint64_t v = 0;
-  for (unsigned i = 0; i < LEB_MAX_BYTES && !r->bad && r->p < r->end; i++)
-    {
-      unsigned char b = *r->p++;
-      v |= (uint64_t) (b & 0x7f) << (7 * i);
-      if (!(b & 0x80))
-        return v;
-    }
-  r->bad = 1;
-  return 0;
-}
-
-static int64_t
-sleb (struct reader *r)
+/* A LEB128 number; sign-extended if SIGN.  */
+static inline uint64_t
+leb (struct reader *r, int sign)
 {
   uint64_t v = 0;
   for (unsigned i = 0; i < LEB_MAX_BYTES && !r->bad && r->p < r->end; i++)
@@ -131,13 +117,25 @@ sleb (struct reader *r)
       v |= (uint64_t) (b & 0x7f) << (7 * i);
       if (!(b & 0x80))
         {
-          if (b & 0x40)
+          if (sign && (b & 0x40))
             v |= ~(uint64_t) 0 << (7 * (i + 1));
-          return (int64_t) v;
+          return v;
         }
     }
   r->bad = 1;
   return 0;
+}
+
+static uint64_t
+uleb (struct reader *r)
+{
+  return leb (r, 0);
+}
+
+static int64_t
+sleb (struct reader *r)
+{
+  return (int64_t) leb (r, 1);
 }
 
 static const char *

@@ -1,4 +1,4 @@
-/* scopes.c - the DWARF scopes of a code address, for symbols.c.
+/* scopes.c - the DWARF scopes of a code address, for symbols_dwarf.c.
 
    dwarf_getscopes searches a compilation unit's DIE tree from its root for
    every address.  On a program built as one large unit (sqlite3's
@@ -9,7 +9,7 @@
    binary search and a descent through its function's lexical blocks and
    inlined subroutines.
 
-   zi_scopes_at returns what symbols.c reads of dwarf_getscopes' answer:
+   zi_scopes_at returns what symbols_dwarf.c reads of dwarf_getscopes' answer:
    the DW_TAG_inlined_subroutine DIEs containing the address, innermost
    first, then the innermost DW_TAG_subprogram (a nested function, such as
    a Fortran internal procedure, is innermost).  -1 if the address is in no

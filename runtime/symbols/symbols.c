@@ -20,6 +20,18 @@ struct cached {
 static struct cached *cache;
 static size_t cache_mask, cache_count;
 
+static size_t
+ra_hash (uintptr_t ra)
+{
+  return ra * 0x9e3779b97f4a7c15ull >> 20;
+}
+
+static size_t
+cached_hash (const void *e)
+{
+  return ra_hash (((const struct cached *) e)->ra);
+}
+
 void
 zi_symbols_reset (void)
 {
@@ -96,23 +108,11 @@ zi_symbolize (uintptr_t ra, int full, size_t *n)
 {
   if (2 * (cache_count + 1) > (cache_mask ? cache_mask + 1 : 0))
     {
-      size_t size = cache_mask ? 2 * (cache_mask + 1) : 256;
-      struct cached *c = calloc (size, sizeof *c);
-      if (!c)
+      cache = zi_open_grow (cache, &cache_mask, sizeof *cache, 256, cached_hash);
+      if (!cache)
         abort ();
-      for (size_t i = 0; cache && i <= cache_mask; i++)
-        if (cache[i].ra)
-          {
-            size_t j = (cache[i].ra * 0x9e3779b97f4a7c15ull >> 20) & (size - 1);
-            while (c[j].ra)
-              j = (j + 1) & (size - 1);
-            c[j] = cache[i];
-          }
-      free (cache);
-      cache = c;
-      cache_mask = size - 1;
     }
-  size_t i = (ra * 0x9e3779b97f4a7c15ull >> 20) & cache_mask;
+  size_t i = ra_hash (ra) & cache_mask;
   while (cache[i].ra && cache[i].ra != ra)
     i = (i + 1) & cache_mask;
   if (!cache[i].ra)

@@ -1,7 +1,8 @@
 /* symbols.h - symbolization (runtime/symbols/): code addresses to
-   functions, files, lines and inlined frames (symbols.c; with libdw its
-   DWARF side is scopes.c, lines.c and dwarf_units.c, dwarf.h), and what
-   DWARF says of static objects.  */
+   functions, files, lines and inlined frames (symbols.c), and what DWARF
+   says of static objects.  symbols.c asks its source of names
+   (source.h): with libdw symbols_dwarf.c, whose helpers are scopes.c,
+   lines.c and dwarf_units.c (dwarf.h); else symbols_dladdr.c.  */
 #ifndef ZEROINST_SYMBOLS_H
 #define ZEROINST_SYMBOLS_H
 

@@ -1,6 +1,6 @@
 /* lines_diff.c - the source line of code addresses as runtime/symbols/lines.c
    reads it from a unit's line program, against libdw's table of the same
-   unit (dwarf_getsrc_die: the answer symbols.c would get from
+   unit (dwarf_getsrc_die: the answer runtime/symbols/symbols_dwarf.c would get from
    dwfl_module_getsrc), and the unit's file names (which name the files of
    inlined calls) against dwarf_getsrcfiles.
 

@@ -3,7 +3,8 @@
 input (environment, output directory, plugin options).  Each case builds a
 small C program of programs/ (its header comment says what it does and
 derives the counts expected of it), runs it, and checks exit status,
-output and the report(s) against those counts.
+output and the report(s) against those counts.  Compiler inputs of a
+line (for the plugin's and the wrapper's errors) stay in their case.
 
 Usage: behaviour.py --bin BUILD/bin CASE     (CASE "list" prints the cases)
 """
