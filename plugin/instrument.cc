@@ -246,7 +246,7 @@ reads_memory (tree ref)
          || CONSTANT_CLASS_P (base);
 }
 
-/* A load found by find_loads.  */
+/* A load, as describe_load finds it.  */
 struct zi_load {
   gimple *stmt;
   tree ref;                  /* the memory reference, NULL for atomic builtins */
