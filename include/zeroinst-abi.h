@@ -123,6 +123,7 @@
 #define ZEROINST_ABI_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* The version of this contract.  Every unit with instrumented loads or
    calling-context code refers to __zeroinst_abi_v<ZI_ABI_VERSION>
@@ -265,6 +266,25 @@ struct zi_dslot {
 #define ZI_CLONE_SUFFIXES                                                   \
   "._omp_fn", ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias", \
   ".clone", ".specialized", ".simdclone"
+
+/* NAME (a copy the caller owns) cut at its first clone suffix, in place:
+   the rule both sides apply.  Returns 1 if NAME had the OpenMP one.  */
+static inline int
+zi_cut_clone_suffixes (char *name)
+{
+  static const char *const suffixes[] = { ZI_CLONE_SUFFIXES };
+  int omp_region = 0;
+  for (unsigned i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+    {
+      char *p = strstr (name, suffixes[i]);
+      if (!p)
+        continue;
+      if (i == 0)
+        omp_region = 1;
+      *p = '\0';
+    }
+  return omp_region;
+}
 
 /* The static descriptors (zeroinst-descriptors.def: fields and their
    meaning).  Layout is ABI: the plugin builds the same record types from

@@ -93,18 +93,9 @@ zi_source_function_name (tree fndecl, unsigned *flags)
 {
   const char *name = lang_hooks.decl_printable_name (fndecl, 1);
   char *copy = xstrdup (name ? name : "?");
-  static const char *const suffixes[] = { ZI_CLONE_SUFFIXES, NULL };
+  int omp_region = zi_cut_clone_suffixes (copy);
   if (flags)
-    *flags = 0;
-  for (int i = 0; suffixes[i]; i++)
-    {
-      char *p = strstr (copy, suffixes[i]);
-      if (!p)
-        continue;
-      if (i == 0 && flags)
-        *flags |= ZI_FN_OMP_REGION;
-      *p = '\0';
-    }
+    *flags = omp_region ? ZI_FN_OMP_REGION : 0;
   return copy;
 }
 

@@ -70,16 +70,8 @@ zi_clean_name (const char *name, unsigned *omp_region)
     }
   if (!copy)
     copy = strdup (name);
-  static const char *const suffixes[] = { ZI_CLONE_SUFFIXES, NULL };
-  for (int i = 0; suffixes[i]; i++)
-    {
-      char *p = strstr (copy, suffixes[i]);
-      if (!p)
-        continue;
-      if (i == 0 && omp_region)
-        *omp_region = 1;
-      *p = '\0';
-    }
+  if (zi_cut_clone_suffixes (copy) && omp_region)
+    *omp_region = 1;
   return copy;
 }
 
