@@ -160,11 +160,24 @@ struct zi_cct {
    contexts on their own, 137 MB in 7.7 s (all shared: 126 MB in 9.3 s,
    from 16% more lookups); with the large sets in zero pages (lazy_new),
    130 MB.  Open addressing by function descriptor, at most half full.  */
+static size_t
+fn_hash (const struct zi_fn *fn)
+{
+  uint64_t h = (uint64_t) (uintptr_t) fn * 0x9e3779b97f4a7c15ull;
+  return (size_t) (h ^ (h >> 29));
+}
+
+/* The hash of a firsts entry (zi_open_grow).  */
+static size_t
+first_hash (const void *e)
+{
+  return fn_hash ((*(struct zi_node *const *) e)->pub.fn);
+}
+
 static struct zi_node **
 first_of (struct zi_cct *cct, const struct zi_fn *fn)
 {
-  uint64_t h = (uint64_t) (uintptr_t) fn * 0x9e3779b97f4a7c15ull;
-  size_t i = (size_t) (h ^ (h >> 29)) & cct->firsts_mask;
+  size_t i = fn_hash (fn) & cct->firsts_mask;
   while (cct->firsts[i] && cct->firsts[i]->pub.fn != fn)
     i = (i + 1) & cct->firsts_mask;
   return &cct->firsts[i];
@@ -183,17 +196,10 @@ remember_first (struct zi_cct *cct, struct zi_node *node)
 {
   if (2 * (cct->nfirsts + 1) > (cct->firsts ? cct->firsts_mask + 1 : 0))
     {
-      size_t n = cct->firsts ? 2 * (cct->firsts_mask + 1) : 256;
-      struct zi_node **old = cct->firsts;
-      size_t old_n = old ? cct->firsts_mask + 1 : 0;
-      cct->firsts = calloc (n, sizeof *cct->firsts);
+      cct->firsts = zi_open_grow (cct->firsts, &cct->firsts_mask, sizeof *cct->firsts, 256,
+                                  first_hash);
       if (!cct->firsts)
         abort ();
-      cct->firsts_mask = n - 1;
-      for (size_t i = 0; i < old_n; i++)
-        if (old[i])
-          *first_of (cct, old[i]->pub.fn) = old[i];
-      free (old);
     }
   *first_of (cct, node->pub.fn) = node;
   cct->nfirsts++;
@@ -428,27 +434,22 @@ string_hash (const char *s)
   return (size_t) (h ^ (h >> 29));
 }
 
+/* The hash of an interned entry (zi_open_grow).  */
+static size_t
+interned_hash (const void *e)
+{
+  return string_hash (*(const char *const *) e);
+}
+
 static const char *
 intern (const char *s)
 {
   pthread_mutex_lock (&intern_lock);
   if (2 * (ninterned + 1) > (interned ? interned_mask + 1 : 0))
     {
-      size_t n = interned ? 2 * (interned_mask + 1) : 256;
-      const char **t = calloc (n, sizeof *t);
-      if (!t)
+      interned = zi_open_grow (interned, &interned_mask, sizeof *interned, 256, interned_hash);
+      if (!interned)
         abort ();
-      for (size_t i = 0; interned && i <= interned_mask; i++)
-        if (interned[i])
-          {
-            size_t j = string_hash (interned[i]) & (n - 1);
-            while (t[j])
-              j = (j + 1) & (n - 1);
-            t[j] = interned[i];
-          }
-      free (interned);
-      interned = t;
-      interned_mask = n - 1;
     }
   size_t i = string_hash (s) & interned_mask;
   while (interned[i] && strcmp (interned[i], s))
